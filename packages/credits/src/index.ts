@@ -1,0 +1,1 @@
+export { countWords, wordSpans } from './words.js';
