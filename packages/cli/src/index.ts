@@ -1,1 +1,4 @@
-export {};
+export { main, UsageError } from './main.js';
+export type { CliIo } from './main.js';
+export { runBatch } from './batch.js';
+export { ledgerPath, DEFAULT_ACCOUNT } from './ledgerFile.js';

@@ -1,1 +1,19 @@
 export { countWords, wordSpans } from './words.js';
+export {
+  aiTextCredits, CREDIT_COSTS, creditsForWords, factCheckCredits, NEW_ACCOUNT_CREDITS, plagiarismCredits,
+  textCompareCredits,
+} from './costs.js';
+export type { CreditCosts } from './costs.js';
+export { DEFAULT_HISTORY_LIMIT } from './ledger.js';
+export type {
+  Account, ChargeOutcome, CreateAccountOptions, Ledger, LedgerEntry, LedgerEntryKind, TokenIdentity,
+} from './ledger.js';
+export { MemoryLedger } from './memoryLedger.js';
+export { SqliteLedger } from './sqliteLedger.js';
+export type { SqliteLedgerOptions } from './sqliteLedger.js';
+export { SCHEMA_VERSION } from './sqliteSchema.js';
+export { hashToken, TOKEN_PREFIX } from './tokens.js';
+export {
+  BalanceLimitError, DuplicateAccountError, LedgerBusyError, LedgerClosedError, SchemaVersionError,
+  UnknownAccountError, UnknownChargeError,
+} from './errors.js';

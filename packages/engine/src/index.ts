@@ -1,1 +1,68 @@
-export {};
+export { Engine } from './engine.js';
+export type { EngineOptions, ExecuteOptions, ExecuteOutcome, RunOutcome } from './engine.js';
+export {
+  ApiError,
+  ADVANCED_ERROR,
+  DEFAULT_DESCRIPTION,
+  HTTP_STATUS_OF,
+  badRequest,
+  toAdvancedErrorBody,
+  toApiError,
+} from './errors.js';
+export type { ApiErrorCode, ErrorBody } from './errors.js';
+export { ADVANCED_CREDITS, CAMEL_CASE_CREDITS, SNAKE_CASE_CREDITS, defineFeature } from './feature.js';
+export type { AnalysisPlan, CliBinding, CreditFieldNames, Feature, FeatureContext, ToolBinding } from './feature.js';
+export { FeatureRegistry } from './registry.js';
+export { builtinFeatures, textCompareFeature } from './features/index.js';
+export { validateRequest } from './validate.js';
+export { fetchRemote } from './remote.js';
+export { openApiDocument } from './openapi.js';
+export type { OpenApiOptions } from './openapi.js';
+export { REQUEST_SCHEMAS, RESULT_SCHEMAS, toJsonSchema } from './jsonSchema.js';
+export { FACT_CHECK_LANGUAGES, IMAGE_MODEL_VERSIONS, PLAGIARISM_LANGUAGES } from './languages.js';
+export type { FactCheckLanguage, ImageModelVersion, PlagiarismLanguage } from './languages.js';
+export {
+  MAX_IMAGE_BYTES,
+  TEXT_BOUNDS,
+  advancedImageDetectionRequest,
+  aiContentDetectionRequest,
+  factCheckerRequest,
+  imageDetectionRequest,
+  plagiarismRequest,
+  plagiarismV1Request,
+  textCompareRequest,
+} from './schemas/requests.js';
+export type {
+  AdvancedImageDetectionRequest,
+  AiContentDetectionRequest,
+  FactCheckerRequest,
+  ImageDetectionRequest,
+  PlagiarismRequest,
+  PlagiarismV1Request,
+  TextCompareRequest,
+} from './schemas/requests.js';
+export {
+  ADVANCED_TOOL_IDS,
+  CLAIM_VERDICTS,
+  advancedImageDetectionResult,
+  aiContentDetectionResult,
+  c2paObject,
+  exifObject,
+  factCheckerResult,
+  imageDetectionResult,
+  metadataObject,
+  plagiarismResult,
+  plagiarismSource,
+  plagiarismV1Result,
+  textCompareResult,
+} from './schemas/results.js';
+export type {
+  AdvancedImageDetectionResult,
+  AiContentDetectionResult,
+  FactCheckerResult,
+  ImageDetectionResult,
+  PlagiarismResult,
+  PlagiarismV1Result,
+  TextCompareResult,
+} from './schemas/results.js';
+export type { TextInput } from './schemas/common.js';

@@ -1,1 +1,13 @@
-export {};
+export { FetchError, fetchErrorToApiCode, isFetchError } from './errors.js';
+export type { FetchApiErrorCode, FetchErrorCode, FetchErrorDetails } from './errors.js';
+export { checkAddress, isPublicAddress } from './isPublicAddress.js';
+export type { AddressVerdict } from './isPublicAddress.js';
+export { checkPublicUrl, validatePublicUrl } from './validatePublicUrl.js';
+export type { UrlProblem } from './validatePublicUrl.js';
+export { SNIFFABLE_CONTENT_TYPES, UNKNOWN_CONTENT_TYPE } from './contentTypes.js';
+export type { SniffableContentType } from './contentTypes.js';
+export { sniffContentType } from './sniffContentType.js';
+export { DEFAULTS, DEFAULT_USER_AGENT } from './options.js';
+export type { DialTarget, GuardedFetchOptions, ResolvedAddress } from './options.js';
+export { guardedFetch } from './guardedFetch.js';
+export type { FetchedResource } from './guardedFetch.js';

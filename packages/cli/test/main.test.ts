@@ -1,0 +1,148 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SqliteLedger } from '@content-analysis/credits';
+import { main } from '../src/index.js';
+import { captureIo } from './io.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'ca-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const fixtures = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'text-compare');
+
+describe('text-compare', () => {
+  it('compares two files and prints the result with what it would cost', async () => {
+    const io = captureIo();
+    const code = await main(['text-compare', join(fixtures, 'original.txt'), join(fixtures, 'revised.txt')], io);
+    expect(code).toBe(0);
+    const result = JSON.parse(io.out());
+    expect(result.status).toBe(200);
+    expect(result.first_text.total_word_count).toBe(193);
+    expect(result.second_text.total_word_count).toBe(175);
+    expect(result.credits_used).toBe(184); // (193 + 175) / 2
+    expect(result.similarity_score).toBeGreaterThan(70);
+    expect(result.similarity_score).toBeLessThan(100);
+    expect('credits_remaining' in result).toBe(false);
+  });
+
+  it('reads standard input for -', async () => {
+    const first = join(dir, 'first.txt');
+    writeFileSync(first, 'one two three');
+    const io = captureIo('one two four');
+    expect(await main(['text-compare', first, '-', '--compact'], io)).toBe(0);
+    const result = JSON.parse(io.out());
+    expect(result.first_text.matching_word_count).toBe(2);
+    expect(io.out().trim().split('\n')).toHaveLength(1);
+  });
+
+  it('takes a literal text with --<field>', async () => {
+    const io = captureIo();
+    expect(await main(['text-compare', '--first-text', 'a b', '--second-text', 'a b'], io)).toBe(0);
+    expect(JSON.parse(io.out()).similarity_score).toBe(100);
+  });
+
+  it('prints the error body and exits 1 for invalid input', async () => {
+    const io = captureIo();
+    expect(await main(['text-compare', '--first-text', '', '--second-text', 'a'], io)).toBe(1);
+    expect(JSON.parse(io.out())).toEqual({ status: 400, error: 'BAD_REQUEST', description: 'first_text must not be empty' });
+  });
+
+  it('says which file is missing', async () => {
+    const io = captureIo();
+    expect(await main(['text-compare', join(dir, 'nope.txt'), '-'], io)).toBe(1);
+    expect(io.err()).toMatch(/ENOENT.*nope\.txt/);
+  });
+
+  it('refuses a private URL before fetching it', async () => {
+    const io = captureIo();
+    expect(await main(['text-compare', 'http://127.0.0.1:9/x.txt', '-'], io)).toBe(1);
+    expect(JSON.parse(io.out()).error).toBe('BAD_REQUEST');
+  });
+});
+
+describe('--jsonl batch mode', () => {
+  it('answers one line per request, in order, with an error line for a bad one', async () => {
+    const input = [
+      JSON.stringify({ first_text: 'a b c', second_text: 'a b c' }),
+      '{"first_text": "broken',
+      '',
+      JSON.stringify({ first_text: 'x', second_text: 7 }),
+      JSON.stringify({ first_text: 'a b', second_text: 'c d' }),
+    ].join('\n');
+    const io = captureIo(input);
+    expect(await main(['text-compare', '--jsonl', '-'], io)).toBe(1);
+    const lines = io.out().trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(4);
+    expect(lines[0].similarity_score).toBe(100);
+    expect(lines[1]).toMatchObject({ line: 2, status: 400, error: 'BAD_REQUEST' });
+    expect(lines[1].description).toMatch(/^Malformed JSON/);
+    expect(lines[2]).toEqual({ line: 4, status: 400, error: 'BAD_REQUEST', description: 'second_text must be of type string but received number' });
+    expect(lines[3].similarity_score).toBe(0);
+    expect(io.err()).toMatch(/4 requests: 2 ok, 2 failed/);
+  });
+
+  it('exits 0 when every line succeeds, reading a file', async () => {
+    const file = join(dir, 'batch.jsonl');
+    writeFileSync(file, `${JSON.stringify({ first_text: 'a', second_text: 'a' })}\n`);
+    const io = captureIo();
+    expect(await main(['text-compare', '--jsonl', file], io)).toBe(0);
+    expect(JSON.parse(io.out()).credits_used).toBe(1);
+  });
+});
+
+describe('accounts', () => {
+  const db = join(dir, 'ledger.sqlite');
+
+  it('creates a token shown once, stored as a hash, for a new account with 2000 credits', async () => {
+    const io = captureIo();
+    expect(await main(['tokens', 'create', '--db', db, '--label', 'ci'], io)).toBe(0);
+    const { token, account } = JSON.parse(io.out());
+    expect(token).toMatch(/^ca_[A-Za-z0-9_-]{43}$/);
+    expect(account).toBe('default');
+    const ledger = new SqliteLedger({ path: db });
+    try {
+      expect(await ledger.authenticate(token)).toMatchObject({ accountId: 'default' });
+      expect(await ledger.balance('default')).toBe(2000);
+    } finally {
+      await ledger.close();
+    }
+  });
+
+  it('adds and shows credits', async () => {
+    const add = captureIo();
+    expect(await main(['credits', 'add', '500', '--db', db], add)).toBe(0);
+    expect(JSON.parse(add.out()).balance).toBe(2500);
+    const show = captureIo();
+    expect(await main(['credits', 'show', '--db', db], show)).toBe(0);
+    const shown = JSON.parse(show.out());
+    expect(shown.balance).toBe(2500);
+    expect(shown.history[0]).toMatchObject({ kind: 'topup', amount: 500 });
+  });
+
+  it('refuses a top-up that is not a positive integer', async () => {
+    const io = captureIo();
+    expect(await main(['credits', 'add', '1.5', '--db', db], io)).toBe(2);
+    expect(io.err()).toMatch(/Expected positive integer for amount/);
+  });
+
+  it('reads the ledger path from CONTENT_ANALYSIS_DB', async () => {
+    const io = captureIo('', { CONTENT_ANALYSIS_DB: db });
+    expect(await main(['credits', 'show'], io)).toBe(0);
+    expect(JSON.parse(io.out()).balance).toBe(2500);
+  });
+});
+
+describe('usage', () => {
+  it('exits 2 with the usage for an unknown command', async () => {
+    const io = captureIo();
+    expect(await main(['frobnicate'], io)).toBe(2);
+    expect(io.err()).toMatch(/Unknown command: frobnicate/);
+    expect(io.err()).toMatch(/text-compare <first-text> <second-text>/);
+  });
+
+  it('prints the OpenAPI document', async () => {
+    const io = captureIo();
+    expect(await main(['openapi'], io)).toBe(0);
+    expect(JSON.parse(io.out()).openapi).toBe('3.1.0');
+  });
+});

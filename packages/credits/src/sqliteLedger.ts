@@ -1,0 +1,259 @@
+import Database from 'better-sqlite3';
+import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
+import { NEW_ACCOUNT_CREDITS } from './costs.js';
+import {
+  BalanceLimitError, DuplicateAccountError, LedgerBusyError, LedgerClosedError, UnknownAccountError, UnknownChargeError,
+} from './errors.js';
+import { DEFAULT_HISTORY_LIMIT } from './ledger.js';
+import type {
+  Account, ChargeOutcome, CreateAccountOptions, Ledger, LedgerEntry, LedgerEntryKind, TokenIdentity,
+} from './ledger.js';
+import { migrate } from './sqliteSchema.js';
+import { generateToken, hashesEqual, hashToken, isWellFormedToken, randomId } from './tokens.js';
+import { assertNonEmptyString, assertNonNegativeInteger, assertOptionalString } from './validate.js';
+
+/** Options of `SqliteLedger`. */
+export interface SqliteLedgerOptions {
+  /** Database file, created if missing; `:memory:` for a private in-memory database. */
+  path: string;
+  /**
+   * How long a call waits for another connection (in this or another process) to release the write lock
+   * before it fails with `LedgerBusyError`, in milliseconds.
+   * @default 5000
+   */
+  busyTimeout?: number;
+}
+
+interface AccountRow { id: string; balance: number; created_at: string }
+interface EntryRow {
+  id: string; account_id: string; kind: LedgerEntryKind; amount: number; balance_after: number;
+  memo: string | null; created_at: string; refund_of: string | null;
+}
+interface TokenRow { id: string; account_id: string; hash: string; revoked_at: string | null }
+
+const ENTRY_COLUMNS = 'id, account_id, kind, amount, balance_after, memo, created_at, refund_of';
+const PREFIX: Record<LedgerEntryKind, string> = { charge: 'ch_', refund: 'rf_', topup: 'tu_' };
+
+function toEntry(row: EntryRow): LedgerEntry {
+  const entry: LedgerEntry = { id: row.id, accountId: row.account_id, kind: row.kind, amount: row.amount,
+    balanceAfter: row.balance_after, createdAt: row.created_at };
+  if (row.memo !== null) entry.memo = row.memo;
+  if (row.refund_of !== null) entry.refundOf = row.refund_of;
+  return entry;
+}
+
+/**
+ * A durable ledger in one SQLite file (better-sqlite3), safe to share between threads and processes.
+ *
+ * Every write is one `BEGIN IMMEDIATE` transaction: it takes the database's write lock before reading, so the
+ * check of a balance and the debit cannot interleave with another writer, in this process or another. A charge
+ * is a conditional `UPDATE … WHERE balance >= amount`, and the schema's CHECK constraints refuse a negative
+ * balance and a second refund of one charge even if the code were wrong. The journal is a write-ahead log
+ * (`journal_mode = WAL`, readers never block the writer) and `synchronous = FULL` syncs it at every commit, so
+ * a charge that has returned survives a crash of the process or of the machine.
+ */
+export class SqliteLedger implements Ledger {
+  readonly #db: SqliteDatabase;
+  readonly #sql: Statements;
+  readonly #tx: Transactions;
+  #closed = false;
+
+  constructor(options: SqliteLedgerOptions) {
+    if (typeof options !== 'object' || options === null) {
+      throw new TypeError(`Expected object for options but received ${String(options)} of type ${typeof options}`);
+    }
+    assertNonEmptyString('path', options.path, 4096);
+    const busyTimeout = options.busyTimeout ?? 5000;
+    assertNonNegativeInteger('busyTimeout', busyTimeout);
+    this.#db = new Database(options.path);
+    try {
+      // The busy timeout comes first: switching to WAL and migrating may have to wait for another process.
+      this.#db.pragma(`busy_timeout = ${busyTimeout}`);
+      this.#db.pragma('journal_mode = WAL');
+      this.#db.pragma('synchronous = FULL');
+      this.#db.pragma('foreign_keys = ON');
+      translateBusy(() => migrate(this.#db));
+      this.#sql = prepare(this.#db);
+      this.#tx = transactions(this.#db, this.#sql);
+    } catch (error) {
+      this.#db.close();
+      throw error;
+    }
+  }
+
+  async createAccount(options: CreateAccountOptions = {}): Promise<Account> {
+    this.#open();
+    const id = options.id ?? randomId('acct_');
+    const credits = options.credits ?? NEW_ACCOUNT_CREDITS;
+    assertNonEmptyString('id', id);
+    assertNonNegativeInteger('credits', credits);
+    return translateBusy(() => this.#tx.createAccount.immediate(id, credits, new Date().toISOString()));
+  }
+
+  async getAccount(accountId: string): Promise<Account | undefined> {
+    this.#open();
+    const row = translateBusy(() => this.#sql.selectAccount.get(accountId) as AccountRow | undefined);
+    return row && { id: row.id, balance: row.balance, createdAt: row.created_at };
+  }
+
+  async balance(accountId: string): Promise<number> {
+    this.#open();
+    const row = translateBusy(() => this.#sql.selectAccount.get(accountId) as AccountRow | undefined);
+    if (!row) throw new UnknownAccountError(accountId);
+    return row.balance;
+  }
+
+  async charge(accountId: string, amount: number, memo?: string): Promise<ChargeOutcome> {
+    this.#open();
+    assertNonNegativeInteger('amount', amount);
+    assertOptionalString('memo', memo);
+    return translateBusy(() => this.#tx.charge.immediate(accountId, amount, memo ?? null));
+  }
+
+  async refund(chargeId: string): Promise<number> {
+    this.#open();
+    return translateBusy(() => this.#tx.refund.immediate(chargeId));
+  }
+
+  async topUp(accountId: string, amount: number, memo?: string): Promise<number> {
+    this.#open();
+    assertNonNegativeInteger('amount', amount);
+    assertOptionalString('memo', memo);
+    return translateBusy(() => this.#tx.topUp.immediate(accountId, amount, memo ?? null));
+  }
+
+  async createToken(accountId: string, label?: string): Promise<{ token: string; tokenId: string }> {
+    this.#open();
+    assertOptionalString('label', label);
+    const token = generateToken();
+    const tokenId = randomId('tok_');
+    translateBusy(() => this.#tx.createToken.immediate(tokenId, accountId, hashToken(token), label ?? null));
+    return { token, tokenId };
+  }
+
+  async authenticate(token: string): Promise<TokenIdentity | undefined> {
+    this.#open();
+    if (!isWellFormedToken(token)) return undefined;
+    const hash = hashToken(token);
+    const row = translateBusy(() => this.#sql.selectTokenByHash.get(hash) as TokenRow | undefined);
+    if (!row || row.revoked_at !== null || !hashesEqual(row.hash, hash)) return undefined;
+    return { accountId: row.account_id, tokenId: row.id };
+  }
+
+  async revokeToken(tokenId: string): Promise<boolean> {
+    this.#open();
+    return translateBusy(() => this.#sql.revokeToken.run(new Date().toISOString(), tokenId).changes === 1);
+  }
+
+  async history(accountId: string, limit: number = DEFAULT_HISTORY_LIMIT): Promise<LedgerEntry[]> {
+    this.#open();
+    assertNonNegativeInteger('limit', limit);
+    // One read transaction, so the account check and the entries see the same snapshot.
+    return translateBusy(() => this.#tx.history.deferred(accountId, limit));
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#db.close();
+  }
+
+  #open(): void {
+    if (this.#closed) throw new LedgerClosedError();
+  }
+}
+
+/**
+ * The ledger's transactions. Writes run with `.immediate`: `BEGIN IMMEDIATE` takes the write lock first, so no
+ * other connection can change a balance between the read and the write. `history` runs `.deferred`, a snapshot.
+ */
+function transactions(db: SqliteDatabase, sql: Statements) {
+  const record = (accountId: string, kind: LedgerEntryKind, amount: number, balanceAfter: number,
+    memo: string | null, refundOf: string | null = null): string => {
+    const id = randomId(PREFIX[kind]);
+    sql.insertEntry.run(id, accountId, kind, amount, balanceAfter, memo, new Date().toISOString(), refundOf);
+    return id;
+  };
+  const requireBalance = (accountId: string): number => {
+    const row = sql.selectAccount.get(accountId) as AccountRow | undefined;
+    if (!row) throw new UnknownAccountError(accountId);
+    return row.balance;
+  };
+  const credit = (accountId: string, amount: number): number => {
+    const row = sql.credit.get(amount, accountId, Number.MAX_SAFE_INTEGER - amount) as { balance: number } | undefined;
+    if (!row) throw new BalanceLimitError(accountId, requireBalance(accountId), amount);
+    return row.balance;
+  };
+
+  return {
+    createAccount: db.transaction((id: string, credits: number, createdAt: string): Account => {
+      if (sql.selectAccount.get(id)) throw new DuplicateAccountError(id);
+      sql.insertAccount.run(id, credits, createdAt);
+      if (credits > 0) record(id, 'topup', credits, credits, 'opening balance');
+      return { id, balance: credits, createdAt };
+    }),
+    charge: db.transaction((accountId: string, amount: number, memo: string | null): ChargeOutcome => {
+      const row = sql.debit.get(amount, accountId, amount) as { balance: number } | undefined;
+      if (!row) {
+        const balance = requireBalance(accountId);
+        return { ok: false, balance, shortBy: amount - balance };
+      }
+      return { ok: true, chargeId: record(accountId, 'charge', amount, row.balance, memo), balance: row.balance };
+    }),
+    refund: db.transaction((chargeId: string): number => {
+      const charge = sql.selectEntry.get(chargeId) as EntryRow | undefined;
+      if (!charge || charge.kind !== 'charge') throw new UnknownChargeError(chargeId);
+      if (sql.selectRefundOf.get(chargeId)) return requireBalance(charge.account_id);
+      const balance = credit(charge.account_id, charge.amount);
+      record(charge.account_id, 'refund', charge.amount, balance, null, chargeId);
+      return balance;
+    }),
+    topUp: db.transaction((accountId: string, amount: number, memo: string | null): number => {
+      if (amount === 0) return requireBalance(accountId);
+      const balance = credit(accountId, amount);
+      record(accountId, 'topup', amount, balance, memo);
+      return balance;
+    }),
+    createToken: db.transaction((tokenId: string, accountId: string, hash: string, label: string | null): void => {
+      requireBalance(accountId);
+      sql.insertToken.run(tokenId, accountId, hash, label, new Date().toISOString());
+    }),
+    history: db.transaction((accountId: string, limit: number): LedgerEntry[] => {
+      requireBalance(accountId);
+      return (sql.selectHistory.all(accountId, limit) as EntryRow[]).map(toEntry);
+    }),
+  };
+}
+
+type Statements = ReturnType<typeof prepare>;
+type Transactions = ReturnType<typeof transactions>;
+
+function prepare(db: SqliteDatabase) {
+  const statement = (source: string): Statement => db.prepare(source);
+  return {
+    selectAccount: statement('SELECT id, balance, created_at FROM accounts WHERE id = ?'),
+    insertAccount: statement('INSERT INTO accounts (id, balance, created_at) VALUES (?, ?, ?)'),
+    debit: statement('UPDATE accounts SET balance = balance - ? WHERE id = ? AND balance >= ? RETURNING balance'),
+    credit: statement('UPDATE accounts SET balance = balance + ? WHERE id = ? AND balance <= ? RETURNING balance'),
+    insertEntry: statement(`INSERT INTO entries (${ENTRY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+    selectEntry: statement(`SELECT ${ENTRY_COLUMNS} FROM entries WHERE id = ?`),
+    selectRefundOf: statement('SELECT id FROM entries WHERE refund_of = ?'),
+    selectHistory: statement(`SELECT ${ENTRY_COLUMNS} FROM entries WHERE account_id = ? ORDER BY seq DESC LIMIT ?`),
+    insertToken: statement('INSERT INTO tokens (id, account_id, hash, label, created_at) VALUES (?, ?, ?, ?, ?)'),
+    selectTokenByHash: statement('SELECT id, account_id, hash, revoked_at FROM tokens WHERE hash = ?'),
+    revokeToken: statement('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+  };
+}
+
+/** Runs `work`, turning SQLite's "database is locked" (after the busy timeout) into a `LedgerBusyError`. */
+function translateBusy<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (error instanceof Database.SqliteError && typeof code === 'string' && code.startsWith('SQLITE_BUSY')) {
+      throw new LedgerBusyError({ cause: error });
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,145 @@
+import type { Ledger } from '@content-analysis/credits';
+import type { GuardedFetchOptions } from '@content-analysis/fetch';
+import { ApiError, toApiError } from './errors.js';
+import type { Feature, FeatureContext } from './feature.js';
+import { FeatureRegistry } from './registry.js';
+import { fetchRemote } from './remote.js';
+import { validateRequest } from './validate.js';
+import { builtinFeatures } from './features/index.js';
+
+export interface EngineOptions {
+  /** Accounts, tokens and balances; needed by {@link Engine.execute}, not by {@link Engine.run}. */
+  ledger?: Ledger;
+  /**
+   * Features to serve.
+   * @default builtinFeatures()
+   */
+  features?: Iterable<Feature<any, any>>;
+  /**
+   * Defaults for every remote fetch (limits; `resolve` and `dial` for tests). The address policy itself
+   * cannot be changed.
+   * @default {}
+   */
+  fetch?: GuardedFetchOptions;
+}
+
+export interface ExecuteOptions {
+  /** The caller's access token (from `Authorization: Bearer`, or a tool's `apiKey`). */
+  token?: string | undefined;
+  /** An account the caller has already authenticated as (see {@link Engine.authenticate}); skips the token. */
+  accountId?: string | undefined;
+  signal?: AbortSignal;
+}
+
+/** A metered result: the result object, and what it cost. */
+export interface ExecuteOutcome {
+  result: Record<string, unknown>;
+  accountId: string;
+  creditsUsed: number;
+  creditsRemaining: number;
+}
+
+/** An unmetered result (`run`): the result object carries what it would cost, and no balance. */
+export interface RunOutcome {
+  result: Record<string, unknown>;
+  creditsUsed: number;
+}
+
+/**
+ * Validates requests, meters them and composes the documented results.
+ *
+ * The order of a metered request is the spec's: authenticate, validate, plan (read the input, price it),
+ * check the balance, analyse, charge. The charge is one atomic "debit if the balance allows"; nothing is
+ * charged for a request that fails before or during analysis.
+ */
+export class Engine {
+  readonly features: FeatureRegistry;
+  readonly ledger: Ledger | undefined;
+  readonly #fetchDefaults: GuardedFetchOptions;
+
+  constructor(options: EngineOptions = {}) {
+    this.features = new FeatureRegistry(options.features ?? builtinFeatures());
+    this.ledger = options.ledger;
+    this.#fetchDefaults = options.fetch ?? {};
+  }
+
+  feature(id: string): Feature<any, any> {
+    const feature = this.features.get(id);
+    if (!feature) throw new ApiError('BAD_REQUEST', `Unknown feature "${id}"`);
+    return feature;
+  }
+
+  #context(signal: AbortSignal | undefined): FeatureContext {
+    const abort = signal ?? new AbortController().signal;
+    return {
+      signal: abort,
+      fetchRemote: (url, options) =>
+        fetchRemote(url, {
+          ...this.#fetchDefaults,
+          accept: [...options.accept],
+          ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
+          signal: abort,
+        }),
+    };
+  }
+
+  #compose(feature: Feature<any, any>, out: object, used: number, remaining: number | undefined): Record<string, unknown> {
+    const result: Record<string, unknown> = feature.statusField ? { status: 200, ...out } : { ...out };
+    result[feature.credits.used] = used;
+    if (remaining !== undefined) result[feature.credits.remaining] = remaining;
+    return result;
+  }
+
+  /** Authenticates a token against the ledger. */
+  async authenticate(token: string | undefined): Promise<string> {
+    if (!this.ledger) throw new Error('This engine has no ledger: pass one to execute metered requests');
+    if (typeof token !== 'string' || token.length === 0) throw new ApiError('UNAUTHORIZED');
+    const found = await this.ledger.authenticate(token);
+    if (!found) throw new ApiError('UNAUTHORIZED');
+    return found.accountId;
+  }
+
+  /** Runs a metered request for the account that owns `token`. Throws {@link ApiError}. */
+  async execute(featureId: string, body: unknown, options: ExecuteOptions = {}): Promise<ExecuteOutcome> {
+    const feature = this.feature(featureId);
+    const ledger = this.ledger;
+    const accountId = options.accountId ?? (await this.authenticate(options.token));
+    try {
+      const request = validateRequest(feature.request, body);
+      const plan = await feature.plan(request, this.#context(options.signal));
+      const balance = await ledger!.balance(accountId);
+      if (balance < plan.cost) {
+        throw new ApiError('PAYMENT_REQUIRED', `Insufficient credits: this request costs ${plan.cost} credits and the balance is ${balance}.`);
+      }
+      const out = await plan.analyse();
+      const charged = await ledger!.charge(accountId, plan.cost, feature.id);
+      if (!charged.ok) {
+        throw new ApiError('PAYMENT_REQUIRED', `Insufficient credits: this request costs ${plan.cost} credits and the balance is ${charged.balance}.`);
+      }
+      return {
+        result: this.#compose(feature, out, plan.cost, charged.balance),
+        accountId,
+        creditsUsed: plan.cost,
+        creditsRemaining: charged.balance,
+      };
+    } catch (error) {
+      throw toApiError(error);
+    }
+  }
+
+  /**
+   * Runs a request without an account (the CLI's feature commands, embedding). The result carries the credits
+   * the request would cost and no balance.
+   */
+  async run(featureId: string, body: unknown, options: { signal?: AbortSignal } = {}): Promise<RunOutcome> {
+    const feature = this.feature(featureId);
+    try {
+      const request = validateRequest(feature.request, body);
+      const plan = await feature.plan(request, this.#context(options.signal));
+      const out = await plan.analyse();
+      return { result: this.#compose(feature, out, plan.cost, undefined), creditsUsed: plan.cost };
+    } catch (error) {
+      throw toApiError(error);
+    }
+  }
+}

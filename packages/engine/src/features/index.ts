@@ -1,0 +1,9 @@
+import type { Feature } from '../feature.js';
+import { textCompareFeature } from './textCompare.js';
+
+export { textCompareFeature } from './textCompare.js';
+
+/** The features that have landed. A path of a feature not listed here answers 404. */
+export function builtinFeatures(): Feature<any, any>[] {
+  return [textCompareFeature];
+}

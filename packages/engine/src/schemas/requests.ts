@@ -1,0 +1,107 @@
+import * as z from 'zod';
+import { FACT_CHECK_LANGUAGES, IMAGE_MODEL_VERSIONS, PLAGIARISM_LANGUAGES } from '../languages.js';
+import { anyLanguage, boundedText, languageOf, urlString } from './common.js';
+
+/** Request schemas, one per endpoint, with the bounds of the spec and of `response-fields.md`. */
+
+/** Text bounds of each endpoint, in characters unless the name says words. */
+export const TEXT_BOUNDS = Object.freeze({
+  aiContentDetection: { min: 300, max: 150_000 },
+  plagiarism: { min: 100, max: 120_000 },
+  plagiarismV1Words: { min: 16, max: 20_000 },
+  factChecker: { min: 300, max: 10_000 },
+  textCompare: { min: 1, max: 120_000 },
+  toolAiText: { min: 300, max: 150_000 },
+  toolPlagiarism: { min: 100, max: 120_000 },
+});
+
+/** Largest decoded image accepted in `image` (the spec's "about 4 MB or less"). */
+export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Text, file and website inputs as the text endpoints take them. The text bounds apply only when the text is
+ * the input used (no website and no file given); a website or file takes priority over it.
+ */
+function textInputs() {
+  return {
+    text: z.string().optional(),
+    file: urlString.optional(),
+    website: urlString.optional(),
+  } as const;
+}
+
+function checkTextInput(bounds: { min: number; max: number }) {
+  return (value: { text?: string | undefined; file?: string | undefined; website?: string | undefined }, ctx: z.RefinementCtx) => {
+    if (value.website !== undefined || value.file !== undefined) return;
+    if (value.text === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['text'], message: 'is required unless website or file is given' });
+      return;
+    }
+    if (value.text.length < bounds.min) {
+      ctx.addIssue({ code: 'custom', path: ['text'], message: `must be at least ${bounds.min} characters long (received ${value.text.length})` });
+    } else if (value.text.length > bounds.max) {
+      ctx.addIssue({ code: 'custom', path: ['text'], message: `must be at most ${bounds.max} characters long (received ${value.text.length})` });
+    }
+  };
+}
+
+export const aiContentDetectionRequest = z
+  .object({
+    ...textInputs(),
+    sentences: z.boolean().default(true),
+    language: anyLanguage.default('auto'),
+    version: z.string().min(1).max(64).optional(),
+  })
+  .superRefine(checkTextInput(TEXT_BOUNDS.aiContentDetection));
+
+export const imageDetectionRequest = z
+  .object({
+    url: urlString.optional(),
+    image: z.string().min(1, { error: 'must be a non-empty base64 string or data URL' }).optional(),
+    version: z.enum(IMAGE_MODEL_VERSIONS, { error: `must be one of ${IMAGE_MODEL_VERSIONS.map((v) => `"${v}"`).join(', ')}` }).default('5'),
+  })
+  .superRefine((value, ctx) => {
+    if (value.url === undefined && value.image === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['url'], message: 'url or image is required' });
+    } else if (value.url !== undefined && value.image !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['image'], message: 'image and url cannot both be given: provide either url or image' });
+    }
+  });
+
+export const advancedImageDetectionRequest = z.object({
+  image_url: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(8192),
+});
+
+export const plagiarismRequest = z
+  .object({
+    ...textInputs(),
+    excluded_sources: z.array(z.string().min(1).max(2048)).max(1000).default([]),
+    language: languageOf(PLAGIARISM_LANGUAGES).default('auto'),
+    country: z.string().regex(/^[A-Za-z]{2}$/, { error: 'must be a 2-letter country code' }).default('us'),
+  })
+  .superRefine(checkTextInput(TEXT_BOUNDS.plagiarism));
+
+/** v1 bounds are in words; they are checked by the engine with the project's word counter. */
+export const plagiarismV1Request = z.object({
+  text: z.string().max(TEXT_BOUNDS.plagiarismV1Words.max * 64),
+});
+
+export const factCheckerRequest = z
+  .object({
+    ...textInputs(),
+    language: languageOf(FACT_CHECK_LANGUAGES).default('auto'),
+  })
+  .superRefine(checkTextInput(TEXT_BOUNDS.factChecker));
+
+export const textCompareRequest = z.object({
+  first_text: boundedText(TEXT_BOUNDS.textCompare.min, TEXT_BOUNDS.textCompare.max),
+  second_text: boundedText(TEXT_BOUNDS.textCompare.min, TEXT_BOUNDS.textCompare.max),
+});
+
+export type AiContentDetectionRequest = z.output<typeof aiContentDetectionRequest>;
+export type ImageDetectionRequest = z.output<typeof imageDetectionRequest>;
+export type AdvancedImageDetectionRequest = z.output<typeof advancedImageDetectionRequest>;
+export type PlagiarismRequest = z.output<typeof plagiarismRequest>;
+export type PlagiarismV1Request = z.output<typeof plagiarismV1Request>;
+export type FactCheckerRequest = z.output<typeof factCheckerRequest>;
+export type TextCompareRequest = z.output<typeof textCompareRequest>;

@@ -1,0 +1,116 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { MemoryLedger } from '@content-analysis/credits';
+import { ApiError, Engine, textCompareFeature } from '../src/index.js';
+import { probeFeature } from './helpers.js';
+import type { Probe } from './helpers.js';
+
+async function setup(credits = 2000) {
+  const ledger = new MemoryLedger();
+  const probe: Probe = { events: [] };
+  const engine = new Engine({ ledger, features: [textCompareFeature, probeFeature(probe)] });
+  const account = await ledger.createAccount({ credits });
+  const { token } = await ledger.createToken(account.id);
+  return { ledger, engine, probe, accountId: account.id, token };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+}
+
+describe('Engine.execute', () => {
+  let ctx: Awaited<ReturnType<typeof setup>>;
+  beforeEach(async () => {
+    ctx = await setup();
+  });
+
+  it('charges half a credit per word over both texts, rounded up', async () => {
+    // 3 + 4 = 7 words -> 3.5 credits -> 4
+    const outcome = await ctx.engine.execute('text-compare', { first_text: 'one two three', second_text: 'one two three four' }, { token: ctx.token });
+    expect(outcome.creditsUsed).toBe(4);
+    expect(outcome.result.credits_used).toBe(4);
+    expect(outcome.result.credits_remaining).toBe(1996);
+    expect(await ctx.ledger.balance(ctx.accountId)).toBe(1996);
+  });
+
+  it('composes the documented text-compare result', async () => {
+    const { result } = await ctx.engine.execute('text-compare', { first_text: 'a b c d', second_text: 'a b c d' }, { token: ctx.token });
+    expect(Object.keys(result)).toEqual(['status', 'similarity_score', 'first_text', 'second_text', 'credits_used', 'credits_remaining']);
+    expect(result.status).toBe(200);
+    expect(result.similarity_score).toBe(100);
+  });
+
+  it('refuses a missing or unknown token with UNAUTHORIZED and charges nothing', async () => {
+    expect((await rejection(ctx.engine.execute('probe', {}, {}))).code).toBe('UNAUTHORIZED');
+    expect((await rejection(ctx.engine.execute('probe', {}, { token: 'ca_nope' }))).code).toBe('UNAUTHORIZED');
+    expect(ctx.probe.events).toEqual([]);
+    expect(await ctx.ledger.balance(ctx.accountId)).toBe(2000);
+  });
+
+  it('validates before anything is planned or charged', async () => {
+    const error = await rejection(ctx.engine.execute('probe', { fail: 'yes' }, { token: ctx.token }));
+    expect(error.code).toBe('BAD_REQUEST');
+    expect(error.description).toBe('fail must be of type boolean but received string');
+    expect(ctx.probe.events).toEqual([]);
+  });
+
+  it('checks the balance before analysing: PAYMENT_REQUIRED runs no analysis', async () => {
+    const poor = await setup(9);
+    const error = await rejection(poor.engine.execute('probe', {}, { token: poor.token }));
+    expect(error.code).toBe('PAYMENT_REQUIRED');
+    expect(error.status).toBe(402);
+    expect(error.description).toBe('Insufficient credits: this request costs 10 credits and the balance is 9.');
+    expect(poor.probe.events).toEqual(['plan']);
+    expect(await poor.ledger.balance(poor.accountId)).toBe(9);
+  });
+
+  it('charges exactly the balance when it is just enough', async () => {
+    const exact = await setup(10);
+    const outcome = await exact.engine.execute('probe', {}, { token: exact.token });
+    expect(outcome.result.credits_remaining).toBe(0);
+    expect(exact.probe.events).toEqual(['plan', 'analyse']);
+  });
+
+  it('charges nothing when the analysis fails, and hides the failure behind INTERNAL_SERVER_ERROR', async () => {
+    const error = await rejection(ctx.engine.execute('probe', { fail: true }, { token: ctx.token }));
+    expect(error.code).toBe('INTERNAL_SERVER_ERROR');
+    expect(error.status).toBe(500);
+    expect(error.description).toBe('Unexpected error.');
+    expect((error.cause as Error).message).toBe('analysis exploded');
+    expect(await ctx.ledger.balance(ctx.accountId)).toBe(2000);
+    expect(await ctx.ledger.history(ctx.accountId)).toHaveLength(1); // the opening balance only
+  });
+
+  it('never overdraws under 200 concurrent requests', async () => {
+    // 2000 credits, 10 per request: exactly 200 may pass. Send 250.
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 250 }, () => ctx.engine.execute('probe', {}, { token: ctx.token })),
+    );
+    const ok = outcomes.filter((o) => o.status === 'fulfilled');
+    const refused = outcomes.filter((o) => o.status === 'rejected');
+    expect(ok).toHaveLength(200);
+    expect(refused.every((o) => (o as PromiseRejectedResult).reason.code === 'PAYMENT_REQUIRED')).toBe(true);
+    expect(await ctx.ledger.balance(ctx.accountId)).toBe(0);
+  });
+});
+
+describe('Engine.run', () => {
+  it('runs without an account and reports the cost without a balance', async () => {
+    const engine = new Engine();
+    const { result, creditsUsed } = await engine.run('text-compare', { first_text: 'alpha beta', second_text: 'alpha beta gamma' });
+    expect(creditsUsed).toBe(3); // 5 words -> 2.5 -> 3
+    expect(result.credits_used).toBe(3);
+    expect('credits_remaining' in result).toBe(false);
+  });
+
+  it('still validates', async () => {
+    const error = await rejection(new Engine().run('text-compare', { first_text: '' , second_text: 'x' }));
+    expect(error.description).toBe('first_text must not be empty');
+  });
+});

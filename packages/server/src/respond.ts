@@ -1,0 +1,40 @@
+import type { ServerResponse } from 'node:http';
+import { toAdvancedErrorBody, toApiError } from '@content-analysis/engine';
+import type { ErrorBody } from '@content-analysis/engine';
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const payload = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(payload)),
+    'cache-control': 'no-store',
+    ...headers,
+  });
+  res.end(payload);
+}
+
+/**
+ * Sends an error body `{status, error, description}`, in the advanced image detection style where that
+ * endpoint asks for it. Unexpected failures are logged and answered INTERNAL_SERVER_ERROR without details.
+ */
+export function sendError(
+  res: ServerResponse,
+  error: unknown,
+  style: 'v2' | 'advanced' = 'v2',
+  log: (message: string, error: unknown) => void = defaultLog,
+): void {
+  const apiError = toApiError(error);
+  if (apiError.code === 'INTERNAL_SERVER_ERROR' && apiError.cause !== undefined) log('request failed', apiError.cause);
+  const body: ErrorBody = style === 'advanced' ? toAdvancedErrorBody(apiError) : apiError.toBody();
+  const headers: Record<string, string> = {};
+  if (apiError.retryAfter !== undefined) headers['retry-after'] = String(apiError.retryAfter);
+  sendJson(res, body.status, body, headers);
+}
+
+export function defaultLog(message: string, error: unknown): void {
+  process.stderr.write(`content-analysis: ${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+}
