@@ -101,8 +101,14 @@ export function toAdvancedErrorBody(error: ApiError): ErrorBody {
   }
 }
 
-/** Turns anything thrown into an ApiError; unknown failures become INTERNAL_SERVER_ERROR without leaking details. */
+/**
+ * Turns anything thrown into an ApiError. A ledger that stays locked by other writers past its busy timeout is
+ * SERVICE_UNAVAILABLE (retry in a second); any other unknown failure is INTERNAL_SERVER_ERROR without details.
+ */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if ((error as { code?: unknown } | null)?.code === 'ERR_LEDGER_BUSY') {
+    return new ApiError('SERVICE_UNAVAILABLE', 'The credit ledger is busy; retry shortly.', { cause: error, retryAfter: 1 });
+  }
   return new ApiError('INTERNAL_SERVER_ERROR', undefined, { cause: error });
 }
