@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerResponse } from 'node:http';
-import { FetchError, guardedFetch } from '../src/index.js';
-import { gzipSync, routeTo, startLocalServer } from './localServer.js';
+import { guardedFetch } from '../src/index.js';
+import { gzipSync, routeTo, startLocalServer, rejection } from './localServer.js';
 import type { LocalServer } from './localServer.js';
 
 const MIB = 1024 * 1024;
@@ -52,17 +52,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-
-async function rejection(promise: Promise<unknown>): Promise<FetchError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('the fetch succeeded');
-    },
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(FetchError);
-  return error as FetchError;
-}
 
 async function timed<T>(run: () => Promise<T>): Promise<[T, number]> {
   const start = performance.now();

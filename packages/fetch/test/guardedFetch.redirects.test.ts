@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FetchError, guardedFetch } from '../src/index.js';
-import { PNG_BYTES, PUBLIC_ADDRESS, redirect, routeTo, send, startLocalServer } from './localServer.js';
+import { guardedFetch } from '../src/index.js';
+import { PNG_BYTES, PUBLIC_ADDRESS, redirect, routeTo, send, startLocalServer, rejection } from './localServer.js';
 import type { LocalServer } from './localServer.js';
 
 let server: LocalServer;
@@ -27,17 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-
-async function rejection(promise: Promise<unknown>): Promise<FetchError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('the fetch succeeded');
-    },
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(FetchError);
-  return error as FetchError;
-}
 
 describe('guardedFetch redirects', () => {
   it('follows a chain within the limit and reports every hop', async () => {

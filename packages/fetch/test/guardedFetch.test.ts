@@ -6,8 +6,8 @@ import { brotliCompressSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_USER_AGENT, FetchError, guardedFetch } from '../src/index.js';
-import { HTML_BYTES, PNG_BYTES, PUBLIC_ADDRESS, deflateSync, gzipSync, routeTo, send, startLocalServer } from './localServer.js';
+import { DEFAULT_USER_AGENT, guardedFetch } from '../src/index.js';
+import { HTML_BYTES, PNG_BYTES, PUBLIC_ADDRESS, deflateSync, gzipSync, routeTo, send, startLocalServer, rejection } from './localServer.js';
 import type { LocalServer } from './localServer.js';
 
 let server: LocalServer;
@@ -35,17 +35,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-
-async function rejection(promise: Promise<unknown>): Promise<FetchError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('the fetch succeeded');
-    },
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(FetchError);
-  return error as FetchError;
-}
 
 describe('guardedFetch', () => {
   it('fetches a PNG through the resolved and dialed address', async () => {

@@ -2,6 +2,8 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { deflateSync, gzipSync } from 'node:zlib';
+import { expect } from 'vitest';
+import { FetchError } from '../src/index.js';
 
 /** A loopback HTTP server that records what it was asked. */
 export interface LocalServer {
@@ -99,3 +101,15 @@ export function redirect(location: string, status = 302): Route {
 }
 
 export { deflateSync, gzipSync };
+
+/** The FetchError a fetch rejects with; fails the test if it resolves or rejects with anything else. */
+export async function rejection(promise: Promise<unknown>): Promise<FetchError> {
+  const error = await promise.then(
+    () => {
+      throw new Error('the fetch succeeded');
+    },
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(FetchError);
+  return error as FetchError;
+}
