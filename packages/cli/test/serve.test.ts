@@ -47,12 +47,12 @@ describe('content-analysis serve', () => {
     expect(first.token).toMatch(/^ca_/);
     const response = await compare(first.url, first.token!);
     expect(response.status).toBe(200);
-    expect((await response.json()).credits_remaining).toBe(1996);
+    expect((((await response.json()) as any)).credits_remaining).toBe(1996);
     first.child.kill('SIGTERM');
     await new Promise((resolve) => first.child.once('exit', resolve));
     const again = await serve(db);
     expect(again.token).toBeUndefined();
-    expect((await (await compare(again.url, first.token!)).json()).credits_remaining).toBe(1992);
+    expect((((await (await compare(again.url, first.token!)).json()) as any)).credits_remaining).toBe(1992);
     again.child.kill('SIGTERM');
   });
 
@@ -69,7 +69,7 @@ describe('content-analysis serve', () => {
         try {
           const response = await compare(url, token!);
           if (response.status !== 200) continue;
-          const body = await response.json();
+          const body = ((await response.json()) as any);
           acknowledged++;
           lowest = Math.min(lowest, body.credits_remaining);
         } catch {

@@ -66,7 +66,7 @@ describe('tools/call', () => {
       expect(body.credits_remaining).toBe(before - 7);
       expect(await h.ledger.balance(h.accountId)).toBe(before - 7);
       // The same request over REST costs the same.
-      const rest = await (await h.post('/v2/text-compare', { first_text: FIRST, second_text: SECOND })).json();
+      const rest = ((await (await h.post('/v2/text-compare', { first_text: FIRST, second_text: SECOND })).json()) as any);
       expect(rest.credits_used).toBe(7);
       expect({ ...rest, credits_remaining: 0 }).toEqual({ ...body, credits_remaining: 0 });
     } finally {
@@ -134,7 +134,7 @@ describe('the JSON-RPC envelope over plain HTTP', () => {
     const response = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    const body = await response.json();
+    const body = ((await response.json()) as any);
     expect(body.id).toBe(1);
     expect(body.result.tools[0].name).toBe('text-compare');
   });
@@ -155,14 +155,14 @@ describe('the JSON-RPC envelope over plain HTTP', () => {
       method: 'tools/call',
       params: { name: 'text-compare', arguments: { first_text: 'a b', second_text: 'a b', apiKey: h.token } },
     });
-    const body = await response.json();
+    const body = ((await response.json()) as any);
     expect(body.result.content[0].text.split('\n')[0]).toBe('Similarity 100%: 2 of 2 words of the first text and 2 of 2 of the second match.');
   });
 
   it('rejects a non-2.0 envelope with Invalid Request', async () => {
     const response = await rpc({ jsonrpc: '1.0', id: 4, method: 'tools/list' });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({
+    expect(((await response.json()) as any)).toEqual({
       jsonrpc: '2.0',
       id: 4,
       error: { code: -32600, message: 'Invalid Request: a JSON-RPC 2.0 message needs "jsonrpc": "2.0" and a string "method"' },
@@ -172,21 +172,21 @@ describe('the JSON-RPC envelope over plain HTTP', () => {
   it('rejects malformed JSON with Parse error', async () => {
     const response = await rpc('{"jsonrpc": "2.0", "id": 5,');
     expect(response.status).toBe(400);
-    const body = await response.json();
+    const body = ((await response.json()) as any);
     expect(body.error.code).toBe(-32700);
     expect(body.id).toBeNull();
   });
 
   it('rejects an unknown method with Method not found', async () => {
     const response = await rpc({ jsonrpc: '2.0', id: 6, method: 'resources/list' });
-    const body = await response.json();
+    const body = ((await response.json()) as any);
     expect(body.error.code).toBe(-32601);
   });
 
   it('rejects a wrong content type with 415', async () => {
     const response = await rpc('{}', { 'content-type': 'text/plain' });
     expect(response.status).toBe(415);
-    expect((await response.json()).error.code).toBe(-32000);
+    expect((((await response.json()) as any)).error.code).toBe(-32000);
   });
 
   it('rejects a body over its limit and stays up', async () => {
@@ -196,7 +196,7 @@ describe('the JSON-RPC envelope over plain HTTP', () => {
       body: new Uint8Array(50 * 1024 * 1024).fill(0x20),
     });
     expect(response.status).toBe(400);
-    expect((await response.json()).error.code).toBe(-32600);
+    expect((((await response.json()) as any)).error.code).toBe(-32600);
     expect((await rpc({ jsonrpc: '2.0', id: 7, method: 'tools/list' })).status).toBe(200);
   });
 });
