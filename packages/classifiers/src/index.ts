@@ -1,1 +1,28 @@
-export {};
+export { InvalidInputError, ModelLoadError, UnknownModelError, UnsupportedLanguageError } from './errors.js';
+export { canonicalText } from './aiText/canonicalText.js';
+export { CharNgramModel } from './aiText/charNgramModel.js';
+export type { CharNgramModelOptions, CharSurprisal } from './aiText/charNgramModel.js';
+export { FEATURE_NAMES } from './aiText/featureNames.js';
+export type { FeatureName } from './aiText/featureNames.js';
+export { loadFeatureResources, RESOURCE_FILES } from './aiText/featureResources.js';
+export { normalizeText } from './aiText/normalizeText.js';
+export type { AttackDetected, NormalizedText } from './aiText/normalizeText.js';
+export { prepareDocument } from './aiText/prepareDocument.js';
+export type { FeatureResources, PreparedDocument, PreparedSentence } from './aiText/prepareDocument.js';
+export { rangeFeatures } from './aiText/rangeFeatures.js';
+export { splitSentences } from './aiText/splitSentences.js';
+export type { SentenceSpan } from './aiText/splitSentences.js';
+export {
+  AI_TEXT_LANGUAGES, AI_TEXT_MAX_CHARS, AI_TEXT_MIN_CHARS, AI_TEXT_MODEL_ID, createAiTextDetector, detectAiText,
+} from './aiText/detectAiText.js';
+export type {
+  AiTextDetector, AiTextDetectorOptions, AiTextResult, DetectAiTextOptions, SentenceScore,
+} from './aiText/detectAiText.js';
+export { detectLanguage } from './aiText/detectLanguage.js';
+export { HUMAN_SCORE_THRESHOLD, humanScore } from './aiText/humanScore.js';
+export { countSyllables, fleschReadingEase } from './aiText/readability.js';
+export { loadModel } from './runtime/loadModel.js';
+export type { LoadedModel, LoadModelOptions } from './runtime/loadModel.js';
+export type { CalibrationBucket, ModelCard } from './runtime/modelCard.js';
+export { BUNDLED_MODELS_DIR, bundledRegistry, ModelRegistry } from './runtime/modelRegistry.js';
+export type { ModelEntry } from './runtime/modelRegistry.js';

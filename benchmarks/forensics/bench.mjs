@@ -1,0 +1,76 @@
+// Benchmark of @content-analysis/forensics: megapixels per second per kernel on 1, 4 and 12 MP images; ELA (JPEG
+// round trip + kernel) against the floor of sharp's own decode + JPEG re-encode + decode of the same image; the worker
+// pool's speed-up for one image's kernels. All ratios are measured in this run.
+// Run after building: `node_modules/.bin/tsc -b packages/forensics && node benchmarks/forensics/bench.mjs [sizes]`
+// e.g. `node benchmarks/forensics/bench.mjs 1,4` to skip 12 MP.
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Bench } from 'tinybench';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const f = await import(join(root, 'packages/forensics/dist/index.js'));
+const sharp = createRequire(join(root, 'packages/forensics/package.json'))('sharp');
+const sizes = (process.argv[2] ?? '1,4,12').split(',').map(Number);
+const SIDES = { 1: [1152, 864], 4: [2304, 1728], 12: [4000, 3000] };
+
+async function mean(name, fn, iterations) {
+  const bench = new Bench({ time: 0, iterations, warmupTime: 0, warmupIterations: 1 });
+  bench.add(name, fn);
+  await bench.run();
+  const r = bench.tasks[0].result;
+  if (r.state !== 'completed') throw new Error(`${name}: ${r.state} ${r.error ?? ''}`);
+  return r.latency.mean;
+}
+
+/** A photo-like test JPEG: smooth colour field with texture and noise, encoded at quality 92. */
+async function testJpeg(width, height) {
+  const rgb = new Uint8Array(width * height * 3);
+  let s = 12345;
+  const rand = () => ((s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) for (let c = 0; c < 3; c++) {
+    const v = 128 + 60 * Math.sin(x / (70 + 20 * c) + y / 90) + 25 * Math.sin((x * y) / 5000) + 8 * (rand() - 0.5);
+    rgb[(y * width + x) * 3 + c] = Math.max(0, Math.min(255, v));
+  }
+  return sharp(rgb, { raw: { width, height, channels: 3 } }).jpeg({ quality: 92 }).toBuffer();
+}
+
+const rows = [];
+const poolRows = [];
+const pool = new f.ForensicsPool({ threads: 2 });
+for (const mp of sizes) {
+  const [w, h] = SIDES[mp];
+  const jpeg = await testJpeg(w, h);
+  const image = await f.decodeImage(jpeg);
+  const iterations = mp >= 12 ? 3 : 5;
+  const floor = await mean('sharp floor', async () => {
+    const px = await sharp(jpeg).raw().toBuffer();
+    const again = await sharp(px, { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 90, optimiseCoding: false }).toBuffer();
+    await sharp(again).raw().toBuffer();
+  }, iterations);
+  const decode = await mean('decode', () => f.decodeImage(jpeg), iterations);
+  const recompressed = await f.recompressJpeg(image);
+  const elaTotal = await mean('ela total', async () => {
+    const img = await f.decodeImage(jpeg);
+    f.errorLevelAnalysis(img, await f.recompressJpeg(img));
+  }, iterations);
+  const row = { MP: mp, 'floor ms': floor.toFixed(0), 'ELA total ms': elaTotal.toFixed(0), 'ELA/floor': (elaTotal / floor).toFixed(2) };
+  for (const id of f.KERNEL_IDS) {
+    const ms = await mean(id, () => f.kernelRegistry[id].run({ image, recompressed }), iterations);
+    row[`${id} ms`] = ms.toFixed(0);
+    row[`${id} MP/s`] = ((w * h) / 1e6 / (ms / 1000)).toFixed(1);
+  }
+  rows.push(row);
+  const serial = await mean('serial', () => f.analyzeImage(image), iterations);
+  const pooled = await mean('pool', () => f.analyzeImage(image, { pool }), iterations);
+  const whole = await mean('whole', () => f.analyzeImage(jpeg, { pool }), iterations);
+  poolRows.push({ MP: mp, 'decode ms': decode.toFixed(0), 'all kernels serial ms': serial.toFixed(0), 'pool (2 threads) ms': pooled.toFixed(0),
+    'speed-up': (serial / pooled).toFixed(2), 'decode+all kernels in pool ms': whole.toFixed(0) });
+}
+await pool.close();
+for (const row of rows) {
+  console.log(`\n${row.MP} MP: sharp floor (decode + q90 encode + decode) ${row['floor ms']} ms, ELA (decode + round trip + kernel) ${row['ELA total ms']} ms, ratio ${row['ELA/floor']}`);
+  console.table(Object.fromEntries(f.KERNEL_IDS.map((id) => [id, { ms: row[`${id} ms`], 'MP/s': row[`${id} MP/s`] }])));
+}
+console.log('\nWorker pool (2 threads, one image, every kernel):');
+console.table(poolRows);

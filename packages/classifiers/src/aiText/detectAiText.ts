@@ -1,0 +1,189 @@
+import { InvalidInputError, ModelLoadError, UnsupportedLanguageError } from '../errors.js';
+import { loadModel } from '../runtime/loadModel.js';
+import type { LoadedModel } from '../runtime/loadModel.js';
+import type { ModelRegistry } from '../runtime/modelRegistry.js';
+import { detectLanguage } from './detectLanguage.js';
+import { loadFeatureResources } from './featureResources.js';
+import { humanScore } from './humanScore.js';
+import type { AttackDetected } from './normalizeText.js';
+import { normalizeText } from './normalizeText.js';
+import type { FeatureResources } from './prepareDocument.js';
+import { prepareDocument } from './prepareDocument.js';
+import { rangeFeatures } from './rangeFeatures.js';
+import { fleschReadingEase } from './readability.js';
+
+/** Model id of the AI-text detector in the registry. */
+export const AI_TEXT_MODEL_ID = 'ai-text';
+/** Languages the detector is trained for. */
+export const AI_TEXT_LANGUAGES: readonly string[] = ['en'];
+/** Shortest and longest text accepted, in characters (as the API). */
+export const AI_TEXT_MIN_CHARS = 300;
+export const AI_TEXT_MAX_CHARS = 150_000;
+/** A sentence is scored with its neighbours until the window holds at least this many characters. */
+const SENTENCE_WINDOW_CHARS = 250;
+
+/** Options of `createAiTextDetector`. */
+export interface AiTextDetectorOptions {
+  /**
+   * Detector version; the newest bundled when absent.
+   * @default undefined
+   */
+  version?: string;
+  /**
+   * onnxruntime threads per call.
+   * @default 1
+   */
+  threads?: number;
+  /**
+   * Registry holding the model.
+   * @default bundledRegistry()
+   */
+  registry?: ModelRegistry;
+}
+
+/** Options of one detection. */
+export interface DetectAiTextOptions {
+  /**
+   * Also score every sentence.
+   * @default true
+   */
+  sentences?: boolean;
+  /**
+   * Two-letter language code of the text, or `auto` to detect it.
+   * @default 'auto'
+   */
+  language?: string;
+  /**
+   * Detector version (see `AiTextDetectorOptions.version`).
+   * @default undefined
+   */
+  version?: string;
+}
+
+/** Human score of one sentence. */
+export interface SentenceScore {
+  text: string;
+  /** 0..100, 100 = human. */
+  score: number;
+}
+
+/** Result of `detectAiText`, with the field names of the API response. */
+export interface AiTextResult {
+  /** Human score 0..100 (100 = human); below 50 the text is reported as machine-generated. */
+  score: number;
+  /** Per-sentence human scores in input order, when asked for. */
+  sentences?: SentenceScore[];
+  attack_detected: AttackDetected;
+  /** Flesch reading ease, 0..100. */
+  readability_score: number;
+  version: string;
+  language: string;
+  /** How much the score can be trusted given the length of the text: `low` below 600 characters. */
+  confidence: 'low' | 'medium' | 'high';
+}
+
+/** A detector with its model session and resources loaded. */
+export interface AiTextDetector {
+  version: string;
+  detect(text: unknown, options?: DetectAiTextOptions): Promise<AiTextResult>;
+}
+
+/** Loads the model and its resources once; the returned detector can be called any number of times. */
+export async function createAiTextDetector(options: AiTextDetectorOptions = {}): Promise<AiTextDetector> {
+  const model = await loadModel(AI_TEXT_MODEL_ID, options);
+  const resources = await loadFeatureResources(model.entry.folder);
+  const buckets = model.card.calibration?.buckets;
+  if (buckets === undefined || buckets.length === 0) {
+    throw new ModelLoadError(model.entry.folder, 'model card has no calibration');
+  }
+  return {
+    version: model.card.version,
+    detect: (text, detectOptions = {}) => detect(model, resources, text, detectOptions),
+  };
+}
+
+const detectors = new Map<string, Promise<AiTextDetector>>();
+
+/**
+ * Scores how likely a text is to be human-written, with the bundled model (loaded on first use and kept).
+ * Throws `InvalidInputError` (code BAD_REQUEST, `field` names the request field) or `UnsupportedLanguageError`.
+ */
+export async function detectAiText(text: unknown, options: DetectAiTextOptions = {}): Promise<AiTextResult> {
+  const key = options.version ?? '';
+  let detector = detectors.get(key);
+  if (detector === undefined) {
+    detector = createAiTextDetector(options.version === undefined ? {} : { version: options.version });
+    detector.catch(() => detectors.delete(key));
+    detectors.set(key, detector);
+  }
+  return (await detector).detect(text, options);
+}
+
+async function detect(
+  model: LoadedModel, resources: FeatureResources, text: unknown, options: DetectAiTextOptions,
+): Promise<AiTextResult> {
+  if (typeof text !== 'string') throw new InvalidInputError('text', 'a string', text);
+  if (text.length < AI_TEXT_MIN_CHARS || text.length > AI_TEXT_MAX_CHARS) {
+    throw new InvalidInputError('text', `a string of ${AI_TEXT_MIN_CHARS} to ${AI_TEXT_MAX_CHARS} characters`, text);
+  }
+  const wantSentences = options.sentences ?? true;
+  if (typeof wantSentences !== 'boolean') throw new InvalidInputError('sentences', 'a boolean', wantSentences);
+  if (options.version !== undefined && options.version !== model.card.version) {
+    throw new InvalidInputError('version', `detector version ${model.card.version}`, options.version);
+  }
+  const normalized = normalizeText(text);
+  const language = resolveLanguage(options.language ?? 'auto', normalized.text);
+
+  const doc = prepareDocument(normalized.text, resources);
+  const n = doc.sentences.length;
+  if (n === 0) throw new InvalidInputError('text', 'text with words', text);
+  const width = model.card.feature_names.length;
+  const windows: Array<[number, number]> = [[0, n - 1]];
+  if (wantSentences) for (let i = 0; i < n; i++) windows.push(sentenceWindow(doc.sentences, i));
+  const input = new Float32Array(windows.length * width);
+  windows.forEach(([a, b], row) => input.set(rangeFeatures(doc, a, b, resources), row * width));
+  const raw = await model.run(input, windows.length);
+
+  const buckets = model.card.calibration!.buckets;
+  const charsOf = ([a, b]: [number, number]) => doc.sentences[b]!.end - doc.sentences[a]!.start;
+  const docChars = charsOf(windows[0]!);
+  const result: AiTextResult = {
+    score: humanScore(raw[0]!, docChars, buckets),
+    attack_detected: normalized.attack,
+    readability_score: fleschReadingEase(normalized.text),
+    version: model.card.version,
+    language,
+    confidence: docChars < 600 ? 'low' : docChars < 1500 ? 'medium' : 'high',
+  };
+  if (wantSentences) {
+    result.sentences = doc.sentences.map((s, i) => ({
+      text: s.text,
+      score: humanScore(raw[i + 1]!, charsOf(windows[i + 1]!), buckets),
+    }));
+  }
+  return result;
+}
+
+function resolveLanguage(language: unknown, text: string): string {
+  if (typeof language !== 'string' || !/^(auto|[a-z]{2})$/i.test(language)) {
+    throw new InvalidInputError('language', 'a two-letter language code or auto', language);
+  }
+  const code = language.toLowerCase();
+  const resolved = code === 'auto' ? detectLanguage(text) : code;
+  if (!AI_TEXT_LANGUAGES.includes(resolved)) throw new UnsupportedLanguageError(resolved, AI_TEXT_LANGUAGES);
+  return resolved;
+}
+
+// Grows a window around sentence i, one neighbour at a time on alternating sides, to SENTENCE_WINDOW_CHARS.
+function sentenceWindow(sentences: ReadonlyArray<{ start: number; end: number }>, i: number): [number, number] {
+  let a = i;
+  let b = i;
+  let left = true;
+  while (sentences[b]!.end - sentences[a]!.start < SENTENCE_WINDOW_CHARS && (a > 0 || b < sentences.length - 1)) {
+    if ((left && a > 0) || b === sentences.length - 1) a--;
+    else b++;
+    left = !left;
+  }
+  return [a, b];
+}
+

@@ -1,0 +1,75 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ModelLoadError, UnknownModelError } from '../errors.js';
+import type { ModelCard } from './modelCard.js';
+
+/** A registered model: where its folder is and what its card says. */
+export interface ModelEntry {
+  id: string;
+  version: string;
+  /** Folder holding the ONNX file, `card.json` and any resources. */
+  folder: string;
+  card: ModelCard;
+}
+
+/** Maps a model id and version to its folder and model card. */
+export class ModelRegistry {
+  private readonly entries = new Map<string, ModelEntry[]>();
+
+  /** Registers the model in `folder` under the id and version its `card.json` gives. */
+  register(folder: string): ModelEntry {
+    const cardPath = join(folder, 'card.json');
+    if (!existsSync(cardPath)) throw new ModelLoadError(cardPath, 'no model card');
+    let card: ModelCard;
+    try {
+      card = JSON.parse(readFileSync(cardPath, 'utf8')) as ModelCard;
+    } catch (error) {
+      throw new ModelLoadError(cardPath, 'model card is not valid JSON', { cause: error });
+    }
+    const entry: ModelEntry = { id: card.id, version: card.version, folder, card };
+    const list = (this.entries.get(card.id) ?? []).filter((e) => e.version !== card.version);
+    list.push(entry);
+    list.sort((a, b) => compareVersions(a.version, b.version));
+    this.entries.set(card.id, list);
+    return entry;
+  }
+
+  /** The model with this id, at `version` or else the highest version registered. */
+  resolve(id: string, version?: string): ModelEntry {
+    const list = this.entries.get(id);
+    const entry = version === undefined ? list?.at(-1) : list?.find((e) => e.version === version);
+    if (entry === undefined) throw new UnknownModelError(id, version, this.list().map((e) => `${e.id}@${e.version}`));
+    return entry;
+  }
+
+  /** Every registered model, by id then version. */
+  list(): ModelEntry[] {
+    return [...this.entries.values()].flat();
+  }
+}
+
+/** Folder of the models shipped with this package. */
+export const BUNDLED_MODELS_DIR = fileURLToPath(new URL('../../models/', import.meta.url));
+
+let bundled: ModelRegistry | undefined;
+
+/** The registry of the models shipped in this package's `models/` folder. */
+export function bundledRegistry(): ModelRegistry {
+  if (bundled === undefined) {
+    const registry = new ModelRegistry();
+    registry.register(join(BUNDLED_MODELS_DIR, 'ai-text', '1.0.0'));
+    bundled = registry;
+  }
+  return bundled;
+}
+
+function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AI_TEXT_MODEL_ID, bundledRegistry, FEATURE_NAMES, loadFeatureResources, loadModel, ModelRegistry, normalizeText,
+  prepareDocument, rangeFeatures, UnknownModelError,
+} from '../src/index.js';
+
+describe('loadModel', () => {
+  it('registers the bundled AI-text model with a complete card', () => {
+    const entry = bundledRegistry().resolve(AI_TEXT_MODEL_ID);
+    expect(entry.card.feature_names).toEqual([...FEATURE_NAMES]);
+    expect(entry.card.calibration?.buckets.length).toBeGreaterThan(0);
+    expect(entry.card.data).toHaveProperty('splits');
+    expect(entry.card.fixed_input?.text.length).toBeGreaterThan(100);
+  });
+
+  it('reuses one session per model and thread count', async () => {
+    const a = await loadModel(AI_TEXT_MODEL_ID);
+    const b = await loadModel(AI_TEXT_MODEL_ID, { threads: 1 });
+    expect(a).toBe(b);
+  });
+
+  it('gives the output recorded in the model card for its fixed input', async () => {
+    const model = await loadModel(AI_TEXT_MODEL_ID);
+    const fixed = model.card.fixed_input!;
+    const resources = await loadFeatureResources(model.entry.folder);
+    const doc = prepareDocument(normalizeText(fixed.text).text, resources);
+    const features = rangeFeatures(doc, 0, doc.sentences.length - 1, resources);
+    const [logit] = await model.run(features, 1);
+    expect(logit).toBeCloseTo(fixed.ai_logit, 4);
+  });
+
+  it('names unknown models and bad thread counts', async () => {
+    expect(() => new ModelRegistry().resolve('nope')).toThrow(UnknownModelError);
+    await expect(loadModel(AI_TEXT_MODEL_ID, { threads: 0 })).rejects.toMatchObject({ code: 'BAD_REQUEST', field: 'threads' });
+    await expect(loadModel(AI_TEXT_MODEL_ID, { version: '9.9.9' })).rejects.toThrow(UnknownModelError);
+  });
+});

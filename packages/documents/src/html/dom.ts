@@ -1,0 +1,39 @@
+import { parseHTML } from 'linkedom';
+
+// The package compiles without the DOM library: the few DOM members used here are typed by hand.
+
+/** A DOM node as linkedom provides it. */
+export interface DomNode {
+  nodeType: number;
+  nodeName: string;
+  textContent: string | null;
+  childNodes: ArrayLike<DomNode>;
+  parentNode: DomNode | null;
+}
+
+/** A DOM element as linkedom provides it. */
+export interface DomElement extends DomNode {
+  tagName: string;
+  getAttribute(name: string): string | null;
+  querySelector(selector: string): DomElement | null;
+  querySelectorAll(selector: string): ArrayLike<DomElement>;
+  remove(): void;
+  prepend(...nodes: (DomNode | string)[]): void;
+}
+
+/** A DOM document as linkedom provides it. */
+export interface DomDocument {
+  documentElement: DomElement;
+  body: DomElement | null;
+  title: string;
+  querySelector(selector: string): DomElement | null;
+  querySelectorAll(selector: string): ArrayLike<DomElement>;
+}
+
+export const ELEMENT_NODE = 1;
+export const TEXT_NODE = 3;
+
+/** Parses an HTML string into a document (no scripts run, nothing is fetched). */
+export function parseDocument(html: string): DomDocument {
+  return parseHTML(html).document as unknown as DomDocument;
+}

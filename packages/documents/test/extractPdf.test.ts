@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { DocumentError, extractPdf } from '../src/index.js';
+import { expectedParagraphs, expectedText, fixture, normaliseWhitespace } from './helpers/fixtures.js';
+
+describe('extractPdf', () => {
+  it('reads a two-column PDF in reading order, without running head and folio', async () => {
+    const result = await extractPdf(fixture('two-column.pdf'));
+    const expected = expectedText('two-column.txt');
+    expect(normaliseWhitespace(result.text)).toBe(normaliseWhitespace(expected));
+    expect(result.paragraphs.map(({ start, end }) => result.text.slice(start, end))).toEqual(expectedParagraphs(expected));
+    expect(result.text).not.toContain('Journal of Coastal Studies');
+    expect(result.text).not.toMatch(/Page \d of 2/);
+    expect(result.metadata.title).toBe('Tidal Marshes as Flood Buffers');
+  });
+
+  it('rejoins words hyphenated at line ends and spells out ligatures, keeping real compounds', async () => {
+    const raw = fixture('two-column.pdf').toString('latin1');
+    expect(raw).toMatch(/[a-z]-\) Tj/); // the fixture does break words at line ends
+    expect(raw).toContain('\\001'); // and draws the fi ligature glyph
+    const { text } = await extractPdf(fixture('two-column.pdf'));
+    expect(text).toContain('engineered structures');
+    expect(text).toContain('A well-known argument');
+    expect(text).toContain('final dataset');
+    expect(text).not.toMatch(/[\ufb00-\ufb06]/);
+  });
+
+  it('keeps paragraphs marked by indentation and joins those cut by a page break', async () => {
+    const result = await extractPdf(fixture('running-headers.pdf'));
+    const expected = expectedText('running-headers.txt');
+    expect(normaliseWhitespace(result.text)).toBe(normaliseWhitespace(expected));
+    expect(result.paragraphs).toHaveLength(expectedParagraphs(expected).length);
+    expect(result.text).not.toContain('District Water Board');
+  });
+
+  it('reports page spans and the first page of each paragraph', async () => {
+    const result = await extractPdf(fixture('two-column.pdf'));
+    expect(result.pages.map((page) => page.number)).toEqual([1, 2]);
+    expect(result.pages[0]?.start).toBe(0);
+    expect(result.pages[1]?.end).toBe(result.text.length);
+    expect(result.pages[0]!.end).toBeLessThanOrEqual(result.pages[1]!.start);
+    expect(result.paragraphs[0]?.page).toBe(1);
+    expect(result.paragraphs.at(-1)?.page).toBe(2);
+    // The page-2 span starts inside a paragraph that began on page 1.
+    expect(result.text.slice(result.pages[1]!.start, result.pages[1]!.start + 20)).toBe('ence system, not as ');
+  });
+
+  it('fails with NO_TEXT on a scan', async () => {
+    await expect(extractPdf(fixture('hostile/scanned.pdf'))).rejects.toMatchObject({ code: 'NO_TEXT', message: expect.stringMatching(/no extractable text.*scanned/) });
+  });
+
+  it('fails with ENCRYPTED on a password-protected PDF', async () => {
+    await expect(extractPdf(fixture('hostile/encrypted.pdf'))).rejects.toMatchObject({ code: 'ENCRYPTED' });
+  });
+
+  it('fails with CORRUPT on noise behind a PDF header', async () => {
+    await expect(extractPdf(fixture('hostile/corrupt.pdf'))).rejects.toBeInstanceOf(DocumentError);
+    await expect(extractPdf(fixture('hostile/corrupt.pdf'))).rejects.toMatchObject({ code: 'CORRUPT' });
+  });
+
+  it('fails with TOO_MANY_PAGES on 2,000 pages before reading any page', async () => {
+    await expect(extractPdf(fixture('hostile/many-pages.pdf'))).rejects.toMatchObject({
+      code: 'TOO_MANY_PAGES', message: 'The PDF has 2000 pages; the limit is 500.',
+    });
+  });
+
+  it('reads only the real pages of a page tree that claims a million', async () => {
+    const result = await extractPdf(fixture('hostile/huge-page-count.pdf'));
+    expect(result.pages).toHaveLength(2);
+    expect(result.text).toBe('one two');
+  });
+
+  it('applies maxPages and maxBytes, and checks them', async () => {
+    await expect(extractPdf(fixture('two-column.pdf'), { maxPages: 1 })).rejects.toMatchObject({ code: 'TOO_MANY_PAGES' });
+    await expect(extractPdf(fixture('two-column.pdf'), { maxBytes: 1000 })).rejects.toMatchObject({ code: 'TOO_LARGE' });
+    await expect(extractPdf(fixture('two-column.pdf'), { maxPages: 0 })).rejects.toThrow(
+      'Expected positive integer for maxPages but received 0 of type number');
+  });
+});

@@ -1,0 +1,159 @@
+import { NEGATIONS } from './cueWords.js';
+import { extractEntities } from './extractEntities.js';
+import { extractNumbers, sameQuantity } from './extractNumbers.js';
+import { stem } from './stem.js';
+import { isContentWord } from './stopwords.js';
+import { tokenize } from './tokenize.js';
+import { cosine, type WordVectors } from './wordVectors.js';
+
+/** What a claim and an evidence passage share and where they differ; feeds both the features and the explanation. */
+export interface Alignment {
+  /** Content words of the claim, lower-cased. */
+  claimWords: string[];
+  /** Claim content words found (by stem) in the evidence. */
+  matchedWords: string[];
+  /** Claim content words whose nearest evidence word (by vector) is a different word: a possible substitution. */
+  substitutions: Array<{ claim: string; evidence: string; similarity: number }>;
+  /** Claim content words with nothing similar in the evidence. */
+  unalignedWords: string[];
+  /** Per claim content word, its best similarity to an evidence word (1 for a stem match). */
+  bestSimilarities: number[];
+  /** Fraction of evidence content words found in the claim. */
+  evidenceCoverage: number;
+  /** Fraction of claim word bigrams found in the evidence. */
+  bigramOverlap: number;
+  /** Cosine of the mean word vectors. */
+  sentenceSimilarity: number;
+  claimNumbers: number[];
+  evidenceNumbers: number[];
+  matchedNumbers: number[];
+  /** Claim numbers absent from an evidence that states numbers. */
+  mismatchedNumbers: number[];
+  claimYears: number[];
+  mismatchedYears: number[];
+  claimEntities: string[];
+  matchedEntities: string[];
+  missingEntities: string[];
+  claimNegated: boolean;
+  evidenceNegated: boolean;
+  /** Opposite comparison words (`more` / `less`, `rise` / `fall`) between claim and evidence. */
+  oppositeComparisons: Array<[string, string]>;
+  claimLength: number;
+  evidenceLength: number;
+}
+
+const OPPOSITES: ReadonlyArray<[string, string]> = [
+  ['more', 'less'], ['more', 'fewer'], ['higher', 'lower'], ['larger', 'smaller'], ['bigger', 'smaller'],
+  ['increase', 'decrease'], ['increased', 'decreased'], ['increases', 'decreases'], ['rise', 'fall'], ['rose', 'fell'],
+  ['most', 'least'], ['largest', 'smallest'], ['highest', 'lowest'], ['warmer', 'cooler'], ['warming', 'cooling'],
+  ['before', 'after'], ['above', 'below'], ['gain', 'loss'], ['growth', 'decline'], ['grew', 'shrank'],
+];
+
+const SUBSTITUTION_MIN = 0.5;
+
+/** Aligns a claim with one evidence passage: words, numbers, years, names, negation and comparisons. */
+export function alignPair(claim: string, evidence: string, vectors: WordVectors): Alignment {
+  const claimTokens = tokenize(claim);
+  const evidenceTokens = tokenize(evidence);
+  const claimWords = claimTokens.map((t) => t.lower).filter(isContentWord);
+  const evidenceWords = evidenceTokens.map((t) => t.lower).filter(isContentWord);
+  const evidenceStems = new Set(evidenceWords.map(stem));
+  const claimStems = new Set(claimWords.map(stem));
+  const evidenceVectors = evidenceWords.map((w) => [w, vectors.get(w)] as const);
+
+  const matchedWords: string[] = [];
+  const substitutions: Alignment['substitutions'] = [];
+  const unalignedWords: string[] = [];
+  const bestSimilarities: number[] = [];
+  for (const word of claimWords) {
+    if (evidenceStems.has(stem(word))) {
+      matchedWords.push(word);
+      bestSimilarities.push(1);
+      continue;
+    }
+    const vector = vectors.get(word);
+    let best = 0;
+    let bestWord = '';
+    if (vector) {
+      for (const [other, otherVector] of evidenceVectors) {
+        if (!otherVector) continue;
+        const similarity = cosine(vector, otherVector);
+        if (similarity > best) {
+          best = similarity;
+          bestWord = other;
+        }
+      }
+    }
+    bestSimilarities.push(best);
+    if (best >= SUBSTITUTION_MIN) substitutions.push({ claim: word, evidence: bestWord, similarity: best });
+    else unalignedWords.push(word);
+  }
+
+  const claimBigrams = bigrams(claimTokens.map((t) => stem(t.lower)));
+  const evidenceBigrams = new Set(bigrams(evidenceTokens.map((t) => stem(t.lower))));
+  const claimQuantities = extractNumbers(claimTokens);
+  const evidenceQuantities = extractNumbers(evidenceTokens);
+  const evidenceNumbers = evidenceQuantities.map((q) => q.value);
+  const found = (value: number) => evidenceNumbers.some((other) => sameQuantity(value, other));
+  // Years must match exactly: 1889 is not 1887.
+  const foundYear = (value: number) => evidenceNumbers.includes(value);
+  const claimNumbers = claimQuantities.filter((q) => !q.isYear).map((q) => q.value);
+  const claimYears = claimQuantities.filter((q) => q.isYear).map((q) => q.value);
+  const evidenceHasYears = evidenceQuantities.some((q) => q.isYear);
+  const evidenceHasNumbers = evidenceQuantities.some((q) => !q.isYear);
+
+  const evidenceLower = new Set(evidenceTokens.map((t) => t.lower));
+  const claimEntities = extractEntities(claimTokens);
+  const matchedEntities = claimEntities.filter((e) => e.words.some((w) => evidenceLower.has(w))).map((e) => e.text);
+  const missingEntities = claimEntities.map((e) => e.text).filter((name) => !matchedEntities.includes(name));
+
+  const claimLower = new Set(claimTokens.map((t) => t.lower));
+  const oppositeComparisons = OPPOSITES.flatMap(([a, b]): Array<[string, string]> => {
+    if (claimLower.has(a) && evidenceLower.has(b) && !evidenceLower.has(a)) return [[a, b]];
+    if (claimLower.has(b) && evidenceLower.has(a) && !evidenceLower.has(b)) return [[b, a]];
+    return [];
+  });
+
+  return {
+    claimWords,
+    matchedWords,
+    substitutions,
+    unalignedWords,
+    bestSimilarities,
+    evidenceCoverage: evidenceWords.length === 0 ? 0 : evidenceWords.filter((w) => claimStems.has(stem(w))).length / evidenceWords.length,
+    bigramOverlap: claimBigrams.length === 0 ? 0 : claimBigrams.filter((b) => evidenceBigrams.has(b)).length / claimBigrams.length,
+    sentenceSimilarity: meanVectorCosine(claimWords, evidenceWords, vectors),
+    claimNumbers,
+    evidenceNumbers,
+    matchedNumbers: claimNumbers.filter(found),
+    mismatchedNumbers: evidenceHasNumbers ? claimNumbers.filter((v) => !found(v)) : [],
+    claimYears,
+    mismatchedYears: evidenceHasYears ? claimYears.filter((v) => !foundYear(v)) : [],
+    claimEntities: claimEntities.map((e) => e.text),
+    matchedEntities,
+    missingEntities,
+    claimNegated: claimTokens.some((t) => NEGATIONS.has(t.lower)),
+    evidenceNegated: evidenceTokens.some((t) => NEGATIONS.has(t.lower)),
+    oppositeComparisons,
+    claimLength: claimTokens.length,
+    evidenceLength: evidenceTokens.length,
+  };
+}
+
+function bigrams(words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 1; i < words.length; i++) out.push(`${words[i - 1]} ${words[i]}`);
+  return out;
+}
+
+function meanVectorCosine(a: readonly string[], b: readonly string[], vectors: WordVectors): number {
+  const mean = (words: readonly string[]) => {
+    const sum = new Float32Array(vectors.dimensions);
+    for (const word of words) {
+      const vector = vectors.get(word);
+      if (vector) for (let d = 0; d < sum.length; d++) sum[d] = (sum[d] ?? 0) + (vector[d] ?? 0);
+    }
+    return sum;
+  };
+  return cosine(mean(a), mean(b));
+}

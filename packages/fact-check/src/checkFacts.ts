@@ -1,0 +1,129 @@
+import { countWords } from '@content-analysis/credits';
+import { detectLanguage } from './detectLanguage.js';
+import { InvalidArgumentError } from './errors.js';
+import { EvidenceStore } from './evidenceStore.js';
+import { extractClaims } from './extractClaims.js';
+import { EvidenceGatherer } from './gatherEvidence.js';
+import { judgeClaim, type JudgeClaimOptions } from './judgeClaim.js';
+import { isFactCheckLanguage, type FactCheckLanguage } from './languages.js';
+import type { WebSearchProvider } from './searchProvider.js';
+import { segmentSentences } from './segmentSentences.js';
+import type { ClaimVerdict } from './verdicts.js';
+import { loadWordVectors } from './wordVectors.js';
+
+export interface CheckFactsOptions extends JudgeClaimOptions {
+  /** Trusted documents to check the claims against. */
+  store: EvidenceStore;
+  /**
+   * A 2-letter code among FACT_CHECK_LANGUAGES, or `auto` to detect it.
+   * @default 'auto'
+   */
+  language?: string;
+  /** Web search service consulted per claim in addition to the store. */
+  searchProvider?: WebSearchProvider;
+  /**
+   * How the text reached the service (reported back as `input`).
+   * @default 'text'
+   */
+  input?: 'text' | 'file' | 'website';
+  /**
+   * At most this many claims (the API allows 12).
+   * @default 12
+   */
+  maxClaims?: number;
+  /**
+   * Minimum check-worthiness probability for a sentence to become a claim.
+   * @default 0.4
+   */
+  minCheckWorthiness?: number;
+  /**
+   * Longest accepted text, in UTF-16 code units (the API bounds are 300..10,000; the engine checks the lower one).
+   * @default 10000
+   */
+  maxChars?: number;
+  /** Cancels search provider calls. */
+  signal?: AbortSignal;
+}
+
+/** One checked claim, as the API returns it. */
+export interface FactCheckClaim {
+  /** Id of the sentence the claim comes from (one claim per sentence), as in `sentences`. */
+  id: number;
+  /** Text of the sentence the claim comes from. */
+  sentence: string;
+  claim: string;
+  verdict: ClaimVerdict;
+  score: number;
+  explanation: string;
+  links: Array<{ url: string; title: string }>;
+}
+
+/** The fact checker result without the credit fields (the engine adds `creditsUsed` and `creditsRemaining`). */
+export interface FactCheckResult {
+  status: 200;
+  claims: FactCheckClaim[];
+  /** Mean claim score over claims that have evidence (SUPPORTED, PARTIALLY_SUPPORTED, REFUTED); 50 when none has. */
+  score: number;
+  claimsCount: number;
+  text: string;
+  sentences: Array<{ id: number; text: string }>;
+  input: 'text' | 'file' | 'website';
+  language: string;
+  wordCount: number;
+}
+
+/**
+ * Checks the facts of a text: splits it into sentences, extracts at most 12 check-worthy claims (best first), finds
+ * evidence passages for each in the store (and the search provider when given) and judges each claim with the
+ * entailment model. Each claim's `id` is the id of its sentence in `sentences`.
+ */
+export async function checkFacts(text: string, options: CheckFactsOptions): Promise<FactCheckResult> {
+  if (typeof text !== 'string' || text.trim().length === 0) throw new InvalidArgumentError('text', 'a non-empty string', text);
+  const maxChars = options?.maxChars ?? 10_000;
+  if (text.length > maxChars) throw new InvalidArgumentError('text', `a string of at most ${maxChars} characters`, text);
+  if (!(options?.store instanceof EvidenceStore)) throw new InvalidArgumentError('store', 'an EvidenceStore', options?.store);
+  const requested = options.language ?? 'auto';
+  if (requested !== 'auto' && !isFactCheckLanguage(requested)) {
+    throw new InvalidArgumentError('language', '"auto" or a supported 2-letter language code', requested);
+  }
+  const maxClaims = options.maxClaims ?? 12;
+  if (!Number.isInteger(maxClaims) || maxClaims < 0 || maxClaims > 12) throw new InvalidArgumentError('maxClaims', 'an integer from 0 to 12', maxClaims);
+  const language: FactCheckLanguage = requested === 'auto' ? detectLanguage(text) : requested;
+
+  const sentences = segmentSentences(text);
+  const vectors = loadWordVectors();
+  const extracted = await extractClaims(sentences, vectors, { maxClaims, minCheckWorthiness: options.minCheckWorthiness ?? 0.4 });
+  const gatherer = new EvidenceGatherer({
+    store: options.store,
+    language,
+    ...(options.searchProvider ? { searchProvider: options.searchProvider } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const claims: FactCheckClaim[] = [];
+  for (const claim of extracted) {
+    const { passages } = await gatherer.gather(claim.claim);
+    const judgement = await judgeClaim(claim.claim, passages, vectors, options);
+    claims.push({
+      id: claim.sentenceId,
+      sentence: claim.sentence,
+      claim: claim.claim,
+      verdict: judgement.verdict,
+      score: judgement.score,
+      explanation: judgement.explanation,
+      links: judgement.links,
+    });
+  }
+  const judged = claims.filter((c) => c.verdict !== 'NOT_ENOUGH_EVIDENCE');
+  const score = judged.length === 0 ? 50 : Math.round(judged.reduce((sum, c) => sum + c.score, 0) / judged.length);
+  return {
+    status: 200,
+    claims,
+    score,
+    claimsCount: claims.length,
+    text,
+    sentences: sentences.map(({ id, text: sentence }) => ({ id, text: sentence })),
+    input: options.input ?? 'text',
+    language,
+    wordCount: countWords(text),
+  };
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { EvidencePassage } from '../src/evidenceStore.js';
+import { judgeClaim } from '../src/judgeClaim.js';
+import { loadWordVectors } from '../src/wordVectors.js';
+
+const vectors = loadWordVectors();
+const passage = (text: string, title = 'Source'): EvidencePassage => ({ url: `https://example.org/${title.replace(/ /g, '_')}`, title, text, score: 1 });
+
+const EIFFEL = passage('The Eiffel Tower in Paris was completed in 1889 and is 330 metres tall.', 'Eiffel Tower');
+const MOON = passage('Apollo 11 landed on the Moon on 20 July 1969. Neil Armstrong was the first person to walk on the Moon.', 'Moon landing');
+
+describe('judgeClaim', () => {
+  it('supports a claim the evidence states', async () => {
+    const judgement = await judgeClaim('The Eiffel Tower is 330 metres tall.', [EIFFEL], vectors);
+    expect(judgement.verdict).toBe('SUPPORTED');
+    expect(judgement.score).toBeGreaterThan(70);
+    expect(judgement.links).toEqual([{ url: EIFFEL.url, title: 'Eiffel Tower' }]);
+    expect(judgement.explanation).toMatch(/Supported by "Eiffel Tower"/);
+    expect(judgement.explanation).toMatch(/330/);
+  });
+
+  it('refutes a claim whose number differs from the evidence', async () => {
+    const judgement = await judgeClaim('The Eiffel Tower is 250 metres tall.', [EIFFEL], vectors);
+    expect(judgement.verdict).toBe('REFUTED');
+    expect(judgement.score).toBeLessThan(30);
+    expect(judgement.explanation).toMatch(/the claim says 250 where the source gives .*330/);
+  });
+
+  it('refutes a claim whose year differs from the evidence', async () => {
+    const judgement = await judgeClaim('Apollo 11 landed on the Moon in 1972.', [MOON], vectors);
+    expect(judgement.verdict).toBe('REFUTED');
+    expect(judgement.explanation).toMatch(/1972/);
+  });
+
+  it('refutes a claim that negates the evidence', async () => {
+    const judgement = await judgeClaim('Neil Armstrong was not the first person to walk on the Moon.', [MOON], vectors);
+    expect(judgement.verdict).toBe('REFUTED');
+    expect(judgement.explanation).toMatch(/negates/);
+  });
+
+  it('gives NOT_ENOUGH_EVIDENCE, score 50 and no links without evidence', async () => {
+    const judgement = await judgeClaim('The population of Tokyo grew by 4 percent between 2010 and 2020.', [], vectors);
+    expect(judgement).toMatchObject({ verdict: 'NOT_ENOUGH_EVIDENCE', score: 50, links: [] });
+    expect(judgement.explanation).toMatch(/No passage/);
+  });
+
+  it('gives NOT_ENOUGH_EVIDENCE when the passages are about something else', async () => {
+    const judgement = await judgeClaim('The population of Tokyo grew by 4 percent between 2010 and 2020.', [EIFFEL, MOON], vectors);
+    expect(judgement).toMatchObject({ verdict: 'NOT_ENOUGH_EVIDENCE', score: 50, links: [] });
+  });
+});

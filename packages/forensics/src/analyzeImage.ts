@@ -1,0 +1,78 @@
+import { decodeImage, recompressJpeg } from './decodeImage.js';
+import type { DecodeImageOptions } from './decodeImage.js';
+import { ForensicsError } from './errors.js';
+import type { ForensicsPool } from './pool.js';
+import { KERNEL_IDS, getKernel } from './registry.js';
+import type { KernelId } from './registry.js';
+import type { KernelResult, PixelBuffer } from './types.js';
+import { expectIntegerInRange } from './validate.js';
+
+export interface AnalyzeImageOptions extends DecodeImageOptions {
+  /**
+   * Kernels to run, by registry id.
+   * @default every id in KERNEL_IDS
+   */
+  kernels?: readonly KernelId[];
+  /**
+   * Options per kernel id, merged over that kernel's defaults.
+   * @default {}
+   */
+  kernelOptions?: Partial<Record<KernelId, Record<string, unknown>>>;
+  /**
+   * JPEG quality of the ELA round trip.
+   * @default 90
+   */
+  elaQuality?: number;
+  /**
+   * Worker pool to run the kernels in parallel; without one they run one after another on this thread.
+   * @default undefined
+   */
+  pool?: ForensicsPool;
+}
+
+/** One kernel's outcome: a failing kernel reports its error and the others still come back. */
+export type KernelOutcome =
+  | { state: 'completed'; id: KernelId; version: string; ms: number; result: KernelResult }
+  | { state: 'errored'; id: KernelId; version: string; error: { code: string; message: string } };
+
+export interface ImageAnalysis {
+  width: number;
+  height: number;
+  kernels: KernelOutcome[];
+}
+
+/**
+ * Decodes an image (or takes decoded pixels), makes the JPEG round trip ELA needs, and runs the selected kernels,
+ * in the pool when one is given. Bad input (undecodable, too small, too large) throws a ForensicsError; a kernel that
+ * fails on valid input is reported as `errored`.
+ */
+export async function analyzeImage(input: Uint8Array | PixelBuffer, options: AnalyzeImageOptions = {}): Promise<ImageAnalysis> {
+  const ids = options.kernels ?? KERNEL_IDS;
+  for (const id of ids) getKernel(id);
+  const quality = options.elaQuality ?? 90;
+  expectIntegerInRange('elaQuality', quality, 1, 100);
+  const image = input instanceof Uint8Array ? await decodeImage(input, options) : input;
+  const recompressed = ids.includes('ela') ? await recompressJpeg(image, { quality }) : undefined;
+  const run = async (id: KernelId): Promise<KernelOutcome> => {
+    const kernel = getKernel(id);
+    const kernelOptions = options.kernelOptions?.[id];
+    const started = performance.now();
+    try {
+      const result = options.pool
+        ? await options.pool.run(id, { image, recompressed }, kernelOptions)
+        : kernel.run({ image, recompressed }, kernelOptions);
+      return { state: 'completed', id, version: kernel.version, ms: performance.now() - started, result };
+    } catch (error) {
+      const code = error instanceof ForensicsError ? error.code : error instanceof RangeError ? 'ERR_FORENSICS_INVALID_OPTION' : 'ERR_FORENSICS_KERNEL_FAILED';
+      return { state: 'errored', id, version: kernel.version, error: { code, message: (error as Error).message } };
+    }
+  };
+  const kernels = options.pool ? await Promise.all(ids.map(run)) : await sequential(ids, run);
+  return { width: image.width, height: image.height, kernels };
+}
+
+async function sequential<T>(ids: readonly KernelId[], run: (id: KernelId) => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  for (const id of ids) out.push(await run(id));
+  return out;
+}

@@ -1,0 +1,113 @@
+/** In-place quickselect on `values[0..length)`: returns the k-th smallest (0-based). Reorders `values`. */
+export function selectKth(values: Float32Array | Float64Array, length: number, k: number): number {
+  let lo = 0;
+  let hi = length - 1;
+  while (hi > lo) {
+    const pivot = values[(lo + hi) >> 1]!;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        const t = values[i]!;
+        values[i] = values[j]!;
+        values[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return values[k]!;
+  }
+  return values[k]!;
+}
+
+/** Median of the first `length` values (mean of the two middle ones for even counts, as numpy and MATLAB). Reorders. */
+export function medianInPlace(values: Float32Array | Float64Array, length = values.length): number {
+  if (length === 0) return Number.NaN;
+  const upper = selectKth(values, length, length >> 1);
+  if (length % 2 === 1) return upper;
+  let lower = -Infinity;
+  for (let i = 0; i < length >> 1; i++) if (values[i]! > lower) lower = values[i]!;
+  return (lower + upper) / 2;
+}
+
+/** Finite values of an array, copied. */
+export function finiteValues(values: ArrayLike<number>): Float64Array {
+  let n = 0;
+  for (let i = 0; i < values.length; i++) if (Number.isFinite(values[i]!)) n++;
+  const out = new Float64Array(n);
+  for (let i = 0, j = 0; i < values.length; i++) if (Number.isFinite(values[i]!)) out[j++] = values[i]!;
+  return out;
+}
+
+/** The q-quantile (0..1, nearest rank) of the finite values; NaN when there are none. Does not modify the input. */
+export function quantile(values: ArrayLike<number>, q: number): number {
+  const v = finiteValues(values);
+  if (v.length === 0) return Number.NaN;
+  return selectKth(v, v.length, Math.min(v.length - 1, Math.max(0, Math.round(q * (v.length - 1)))));
+}
+
+/** Mean and population standard deviation of the finite values. */
+export function meanStd(values: ArrayLike<number>): { mean: number; std: number; count: number } {
+  let s = 0;
+  let s2 = 0;
+  let n = 0;
+  for (let i = 0; i < values.length; i++) {
+    const x = values[i]!;
+    if (!Number.isFinite(x)) continue;
+    s += x;
+    s2 += x * x;
+    n++;
+  }
+  if (n === 0) return { mean: Number.NaN, std: Number.NaN, count: 0 };
+  const mean = s / n;
+  return { mean, std: Math.sqrt(Math.max(0, s2 / n - mean * mean)), count: n };
+}
+
+/** Median and MAD scaled to a Gaussian sigma (1.4826 * median |x - median|) of the finite values. */
+export function robustCenterScale(values: ArrayLike<number>): { median: number; scale: number } {
+  const v = finiteValues(values);
+  if (v.length === 0) return { median: Number.NaN, scale: Number.NaN };
+  const median = medianInPlace(v);
+  for (let i = 0; i < v.length; i++) v[i] = Math.abs(v[i]! - median);
+  return { median, scale: 1.4826 * medianInPlace(v) };
+}
+
+/**
+ * Fraction of finite cells whose robust z-score exceeds `threshold` (`twoSided`: |z|). The scale has a floor of
+ * 1e-6 of the median's magnitude plus `minScale`, so a flat map does not turn rounding noise into outliers.
+ */
+export function outlierFraction(values: ArrayLike<number>, threshold: number, twoSided: boolean, minScale = 1e-9): number {
+  const { median, scale } = robustCenterScale(values);
+  if (!Number.isFinite(median)) return 0;
+  const s = Math.max(scale, Math.abs(median) * 1e-6, minScale);
+  let count = 0;
+  let n = 0;
+  for (let i = 0; i < values.length; i++) {
+    const x = values[i]!;
+    if (!Number.isFinite(x)) continue;
+    n++;
+    const z = (x - median) / s;
+    if (z > threshold || (twoSided && z < -threshold)) count++;
+  }
+  return n === 0 ? 0 : count / n;
+}
+
+/** Pearson correlation of the pairs where both values are finite. */
+export function pearson(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let n = 0, sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!, y = b[i]!;
+    if (!Number.isFinite(x) || !Number.isFinite(y)) continue;
+    n++; sa += x; sb += y; saa += x * x; sbb += y * y; sab += x * y;
+  }
+  const cov = sab - (sa * sb) / n;
+  return cov / Math.sqrt((saa - (sa * sa) / n) * (sbb - (sb * sb) / n));
+}
+
+export function clamp01(x: number): number {
+  return x < 0 ? 0 : x > 1 ? 1 : Number.isFinite(x) ? x : 0;
+}

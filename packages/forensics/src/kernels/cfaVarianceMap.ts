@@ -1,0 +1,153 @@
+import { separableConvolve, windowMedian, windowSum } from '../internal/convolve.js';
+import { greenLatticeParity } from './cfaReinterpolation.js';
+import { channelPlane } from '../internal/luma.js';
+import { clamp01, finiteValues, quantile } from '../internal/stats.js';
+import { fitZeroMeanMixture, logNormal } from '../internal/zeroMeanMixture.js';
+import type { KernelResult, PixelBuffer } from '../types.js';
+import { expectIntegerInRange, expectMinimumSize, expectNumberInRange, expectPixelBuffer } from '../validate.js';
+
+export interface CfaVarianceMapOptions {
+  /**
+   * Side in pixels of the blocks the feature is computed on (must be even).
+   * @default 8
+   */
+  blockSize?: number;
+  /**
+   * Half-width of the window (in blocks) over which block log-likelihood ratios are summed before the posterior.
+   * @default 2
+   */
+  aggregationRadius?: number;
+  /**
+   * Standard deviation in pixels of the Gaussian weighting the 7x7 local variance window.
+   * @default 1.5
+   */
+  windowSigma?: number;
+  /**
+   * How block log-likelihood ratios are pooled: `median` (robust, as the image-forensics toolbox does) or `sum`
+   * (the paper's cumulated log-likelihood).
+   * @default 'median'
+   */
+  aggregation?: 'median' | 'sum';
+  /**
+   * Parity of x+y of the acquired green samples, or `auto` to take the Bayer layout that re-interpolates best
+   * (see `cfaReinterpolation`).
+   * @default 'auto'
+   */
+  lattice?: 0 | 1 | 'auto';
+}
+
+export const cfaVarianceMapDefaults: Required<CfaVarianceMapOptions> = { blockSize: 8, aggregationRadius: 2, windowSigma: 1.5, aggregation: 'median', lattice: 'auto' };
+
+/** Log-feature given to blocks with a zero variance product in one class (log of the smallest positive double). */
+const DEGENERATE = -736.8;
+
+/**
+ * CFA artefact localisation after Ferrara, Bianchi, De Rosa and Piva 2012, "Image forgery localization via
+ * fine-grained analysis of CFA artifacts" (IEEE TIFS 7(5)). On the green channel: the prediction error of a bilinear
+ * predictor; its local variance with a Gaussian window over same-lattice pixels; per block the feature
+ * L = log(prod(var at acquired) / prod(var at interpolated)), positive where demosaicing left
+ * its trace; a mixture fit by EM (zero-mean component = no CFA trace) and, per block, the posterior probability of
+ * "no trace" from the log-likelihood ratios pooled over a (2r+1)^2 neighbourhood (median by default). The acquired
+ * lattice is the green lattice of the Bayer layout that re-interpolates best.
+ *
+ * Score: fraction of blocks whose posterior of "no CFA trace" exceeds 0.5.
+ */
+export function cfaVarianceMap(image: PixelBuffer, options: CfaVarianceMapOptions = {}): KernelResult {
+  const o = { ...cfaVarianceMapDefaults, ...options };
+  expectPixelBuffer('image', image);
+  expectIntegerInRange('blockSize', o.blockSize, 2, 256);
+  if (o.blockSize % 2 !== 0) throw new RangeError(`Expected even integer for blockSize but received ${o.blockSize} of type number`);
+  expectIntegerInRange('aggregationRadius', o.aggregationRadius, 0, 64);
+  expectNumberInRange('windowSigma', o.windowSigma, 0.3, 16);
+  if (o.aggregation !== 'median' && o.aggregation !== 'sum') throw new RangeError(`Expected 'median' or 'sum' for aggregation but received ${String(o.aggregation)} of type ${typeof o.aggregation}`);
+  if (o.lattice !== 0 && o.lattice !== 1 && o.lattice !== 'auto') throw new RangeError(`Expected 0, 1 or 'auto' for lattice but received ${String(o.lattice)} of type ${typeof o.lattice}`);
+  expectMinimumSize('image', image, 4 * o.blockSize);
+
+  const { width, height } = image;
+  const g = channelPlane(image, 1);
+  const error = new Float32Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const up = Math.max(0, y - 1) * width, row = y * width, down = Math.min(height - 1, y + 1) * width;
+    for (let x = 0; x < width; x++) {
+      const l = x > 0 ? x - 1 : 0, r = x < width - 1 ? x + 1 : width - 1;
+      error[row + x] = g[row + x]! - 0.25 * (g[up + x]! + g[down + x]! + g[row + l]! + g[row + r]!);
+    }
+  }
+  const variance = sameLatticeVariance(error, width, height, o.windowSigma);
+
+  const bw = Math.floor(width / o.blockSize), bh = Math.floor(height / o.blockSize);
+  const lattice = o.lattice === 'auto' ? greenLatticeParity(image) : o.lattice;
+  // Feature: log of the ratio of the products of the variances (sum of log differences). A block where one class
+  // has a zero variance has no finite feature: it is left out of the fit and given DEGENERATE in the likelihood.
+  const feature = new Float32Array(bw * bh);
+  for (let by = 0; by < bh; by++) {
+    for (let bx = 0; bx < bw; bx++) {
+      let acquired = 0, interpolated = 0, zeroA = false, zeroI = false;
+      for (let v = 0; v < o.blockSize; v++) {
+        const yy = by * o.blockSize + v;
+        for (let u = 0; u < o.blockSize; u++) {
+          const xx = bx * o.blockSize + u;
+          const value = variance[yy * width + xx]!;
+          if (((xx + yy) & 1) === lattice) { if (value > 0) acquired += Math.log(value); else zeroA = true; }
+          else if (value > 0) interpolated += Math.log(value); else zeroI = true;
+        }
+      }
+      feature[by * bw + bx] = zeroA && zeroI ? 0 : zeroA || zeroI ? Number.NaN : acquired - interpolated;
+    }
+  }
+
+  const mixture = fitZeroMeanMixture(finiteValues(feature));
+  const llr = new Float32Array(feature.length);
+  for (let i = 0; i < llr.length; i++) {
+    const f = Number.isFinite(feature[i]!) ? feature[i]! : DEGENERATE;
+    llr[i] = logNormal(f, 0, mixture.sigma0) - logNormal(f, mixture.mu1, mixture.sigma1);
+  }
+  const aggregated = o.aggregation === 'median' ? windowMedian(llr, bw, bh, o.aggregationRadius) : windowSum(llr, bw, bh, o.aggregationRadius);
+  const probability = new Float32Array(feature.length);
+  let flagged = 0;
+  for (let i = 0; i < probability.length; i++) {
+    const p = 1 / (1 + Math.exp(-aggregated[i]!));
+    probability[i] = p;
+    if (p > 0.5) flagged++;
+  }
+  const fraction = flagged / probability.length;
+  return {
+    maps: [
+      { name: 'no-cfa-probability', data: probability, width: bw, height: bh, cellSize: o.blockSize, displayRange: [0, 1] },
+      { name: 'cfa-feature', data: feature, width: bw, height: bh, cellSize: o.blockSize, displayRange: [0, Math.max(1e-3, quantile(feature, 0.99))] },
+    ],
+    stats: {
+      medianFeature: quantile(feature, 0.5), lattice, degenerateBlockFraction: 1 - finiteValues(feature).length / feature.length, mixtureMean: mixture.mu1, mixtureSigmaTrace: mixture.sigma1,
+      mixtureSigmaNoTrace: mixture.sigma0, mixtureWeightTrace: mixture.weight1, flaggedBlockFraction: fraction,
+    },
+    score: clamp01(fraction),
+  };
+}
+
+/**
+ * Weighted local variance over the pixels of the same quincunx lattice (offsets with dx+dy even), Gaussian weights.
+ * The parity mask makes the kernel g(dx)g(dy)(1 + (-1)^(dx+dy))/2, the mean of two separable kernels.
+ */
+function sameLatticeVariance(e: Float32Array, width: number, height: number, sigma: number): Float32Array {
+  const r = 3;
+  const g = new Float64Array(2 * r + 1);
+  const alt = new Float64Array(2 * r + 1);
+  for (let d = -r; d <= r; d++) {
+    g[d + r] = Math.exp(-(d * d) / (2 * sigma * sigma));
+    alt[d + r] = (d & 1 ? -1 : 1) * g[d + r]!;
+  }
+  const s = g.reduce((a, b) => a + b, 0);
+  const sAlt = alt.reduce((a, b) => a + b, 0);
+  const norm = (s * s + sAlt * sAlt) / 2;
+  const e2 = new Float32Array(e.length);
+  for (let i = 0; i < e.length; i++) e2[i] = e[i]! * e[i]!;
+  const m1a = separableConvolve(e, width, height, g, g), m1b = separableConvolve(e, width, height, alt, alt);
+  const m2a = separableConvolve(e2, width, height, g, g), m2b = separableConvolve(e2, width, height, alt, alt);
+  const out = new Float32Array(e.length);
+  for (let i = 0; i < out.length; i++) {
+    const m1 = (m1a[i]! + m1b[i]!) / (2 * norm);
+    const m2 = (m2a[i]! + m2b[i]!) / (2 * norm);
+    out[i] = Math.max(0, m2 - m1 * m1);
+  }
+  return out;
+}

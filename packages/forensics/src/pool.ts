@@ -1,0 +1,86 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import type { KernelInput, KernelId } from './registry.js';
+import { getKernel } from './registry.js';
+import type { KernelResult, PixelBuffer } from './types.js';
+import { expectPositiveInteger } from './validate.js';
+import type { WorkerTask } from './worker.js';
+
+export interface ForensicsPoolOptions {
+  /**
+   * Worker threads.
+   * @default 2
+   */
+  threads?: number;
+  /**
+   * An existing Piscina whose filename is this package's dist/worker.js; the caller owns it and closes it.
+   * @default undefined
+   */
+  piscina?: Piscina;
+}
+
+/** The compiled worker module (dist/worker.js), also when this file runs from src/ under a TypeScript loader. */
+export function workerFilename(): string {
+  const here = fileURLToPath(import.meta.url);
+  const candidate = here.endsWith('.ts') ? fileURLToPath(new URL('../dist/worker.js', import.meta.url)) : fileURLToPath(new URL('./worker.js', import.meta.url));
+  if (!existsSync(candidate)) throw new Error(`Expected the compiled worker at ${candidate}; build the package (tsc -b packages/forensics)`);
+  return candidate;
+}
+
+/** Copies pixels into shared memory once, so every worker reads the same bytes without a copy per task. */
+function share(image: PixelBuffer): PixelBuffer {
+  if (image.data.buffer instanceof SharedArrayBuffer) return image;
+  const sab = new SharedArrayBuffer(image.data.byteLength);
+  const data = image.data instanceof Uint8Array ? new Uint8Array(sab) : new Float32Array(sab);
+  data.set(image.data);
+  return { data, width: image.width, height: image.height, channels: image.channels };
+}
+
+/**
+ * Runs kernels in Piscina worker threads. Pixels go to the workers in a SharedArrayBuffer (one copy for all
+ * kernels of an image, none per task); result maps come back in transfer lists (moved, not copied).
+ */
+export class ForensicsPool {
+  readonly piscina: Piscina;
+  private readonly owned: boolean;
+  private readonly shared = new WeakMap<PixelBuffer, PixelBuffer>();
+
+  constructor(options: ForensicsPoolOptions = {}) {
+    if (options.piscina) {
+      this.piscina = options.piscina;
+      this.owned = false;
+    } else {
+      const threads = options.threads ?? 2;
+      expectPositiveInteger('threads', threads);
+      this.piscina = new Piscina({ filename: workerFilename(), minThreads: threads, maxThreads: threads });
+      this.owned = true;
+    }
+  }
+
+  private sharedOf(image: PixelBuffer): PixelBuffer {
+    let s = this.shared.get(image);
+    if (!s) {
+      s = share(image);
+      this.shared.set(image, s);
+    }
+    return s;
+  }
+
+  /** Runs one kernel of the registry on `input` in a worker. */
+  async run(id: KernelId, input: KernelInput, options?: Record<string, unknown>): Promise<KernelResult> {
+    getKernel(id);
+    const task: WorkerTask = {
+      id,
+      image: this.sharedOf(input.image),
+      recompressed: input.recompressed ? this.sharedOf(input.recompressed) : undefined,
+      options,
+    };
+    return (await this.piscina.run(task)) as KernelResult;
+  }
+
+  /** Closes the worker threads if this pool created them; a caller-provided Piscina is left to its owner. */
+  async close(): Promise<void> {
+    if (this.owned) await this.piscina.close();
+  }
+}

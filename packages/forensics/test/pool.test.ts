@@ -1,0 +1,67 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ForensicsPool, analyzeImage, kernelRegistry, recompressJpeg, workerFilename } from '../src/index.js';
+import { addNoise, smoothField, toUint8 } from './synthetic.js';
+
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Builds dist/ (the worker threads load dist/worker.js) when it is missing or older than src/. */
+function ensureBuilt(): void {
+  const newest = (dir: string): number => Math.max(...readdirSync(dir).map((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? newest(path) : statSync(path).mtimeMs;
+  }));
+  const buildInfo = join(packageDir, 'dist', '.tsbuildinfo');
+  if (existsSync(join(packageDir, 'dist', 'worker.js')) && existsSync(buildInfo) && statSync(buildInfo).mtimeMs >= newest(join(packageDir, 'src'))) return;
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const result = spawnSync(process.execPath, [tsc, '-b', packageDir], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`tsc -b failed:\n${result.stdout}${result.stderr}`);
+}
+
+const image = toUint8(addNoise(smoothField(200, 160, 3, 41), 200, 3, 4, 42), 200, 160, 3);
+
+describe('ForensicsPool', () => {
+  let pool: ForensicsPool;
+  beforeAll(() => {
+    ensureBuilt();
+    pool = new ForensicsPool({ threads: 2 });
+  }, 60_000);
+  afterAll(async () => pool?.close());
+
+  it('returns what the kernels return on the main thread', async () => {
+    const recompressed = await recompressJpeg(image);
+    const analysis = await analyzeImage(image, { pool });
+    expect(analysis.kernels.map((k) => k.state)).toEqual(Object.keys(kernelRegistry).map(() => 'completed'));
+    for (const outcome of analysis.kernels) {
+      if (outcome.state !== 'completed') continue;
+      const direct = kernelRegistry[outcome.id].run({ image, recompressed });
+      expect(outcome.result.score).toBe(direct.score);
+      expect(outcome.result.maps[0]!.data).toEqual(direct.maps[0]!.data);
+    }
+  });
+
+  it('runs in a Piscina the caller owns, and leaves it open on close', async () => {
+    const piscina = new Piscina({ filename: workerFilename(), maxThreads: 1 });
+    const own = new ForensicsPool({ piscina });
+    const result = await own.run('wavelet-noise', { image });
+    expect(result.maps[0]!.name).toBe('noise-sigma');
+    await own.close();
+    expect((await own.run('spectral', { image })).stats.tileSize).toBe(128);
+    await piscina.close();
+  });
+
+  it('reports a failing kernel and still returns the others', async () => {
+    const analysis = await analyzeImage(image, { pool, kernels: ['wavelet-noise', 'spectral'], kernelOptions: { spectral: { tileSize: 100 } } });
+    expect(analysis.kernels[0]!.state).toBe('completed');
+    expect(analysis.kernels[1]).toMatchObject({ state: 'errored', error: { code: 'ERR_FORENSICS_INVALID_OPTION' } });
+  });
+
+  it('ships a worker file built from this source', () => {
+    expect(readFileSync(workerFilename(), 'utf8')).toContain('transferableSymbol');
+  });
+});

@@ -1,0 +1,180 @@
+import sharp from 'sharp';
+import type { Metadata } from 'sharp';
+import { readC2pa, type C2paObject } from './c2pa/readC2pa.js';
+import { ImageInputError, ImageMetadataOptionError } from './errors.js';
+import { buildExifObject, type ExifFieldSource, type ExifObject } from './exif/buildExifObject.js';
+import { readCameraExif, type CameraExif } from './exif/readCameraExif.js';
+import { checkContainerIntegrity } from './input/checkContainerIntegrity.js';
+import { describeMagic, sniffImageType } from './input/sniffImageType.js';
+import { toImageBytes, type ImageInput } from './input/toImageBytes.js';
+import { parseIptcIim, type IptcFields } from './iptc/parseIptcIim.js';
+import { toMetadataObject, type ImageMetadataObject } from './metadata/toMetadataObject.js';
+import {
+  c2paSignals, exifSoftwareSignals, groupSignals, pngTextSignals, watermarkSignals, xmpSignals,
+  type AiSignal, type SignalStrength,
+} from './signals/aiSignals.js';
+import { decodeInvisibleWatermark, type InvisibleWatermarkResult } from './watermark/decodeInvisibleWatermark.js';
+import { parseXmp, type XmpProperties } from './xmp/parseXmp.js';
+
+/** Options of {@link extractImageMetadata}. */
+export interface ExtractImageMetadataOptions {
+  /**
+   * Largest accepted file, in bytes (spec: "about 4 MB or less").
+   * @default 4_194_304
+   */
+  maxBytes?: number;
+  /**
+   * Smallest accepted width and height in pixels (spec: 256x256). 0 accepts any size.
+   * @default 256
+   */
+  minDimension?: number;
+  /**
+   * Largest accepted width x height, against decompression bombs (checked from the header, before decoding).
+   * @default 50_000_000
+   */
+  maxPixels?: number;
+  /**
+   * Decode the invisible DWT watermark from the pixels (costs a full decode; see the benchmark).
+   * @default true
+   */
+  decodeWatermark?: boolean;
+  /**
+   * Check C2PA signers against the trust list (off: test credentials would all read untrusted).
+   * @default false
+   */
+  verifyC2paTrust?: boolean;
+}
+
+/** A part that failed on a valid image: the rest of the result still came back. */
+export interface PartError {
+  part: 'exif' | 'xmp' | 'iptc' | 'c2pa' | 'watermark';
+  message: string;
+}
+
+/** Everything the file says about itself. */
+export interface ImageMetadataResult {
+  mime_type: 'image/jpeg' | 'image/png' | 'image/webp';
+  metadata: ImageMetadataObject;
+  exif: ExifObject;
+  c2pa: C2paObject;
+  ai_watermark_detected: boolean;
+  ai_watermark_issuers: Record<string, { strength: SignalStrength; signals: Omit<AiSignal, 'issuer'>[] }>;
+  /** Which block (xmp, iptc, exif) each documented exif field was read from. */
+  exif_sources: Record<string, ExifFieldSource>;
+  /** The pixel decoder's best match per payload, when it ran. */
+  invisible_watermark?: InvisibleWatermarkResult;
+  errors: PartError[];
+}
+
+const DEFAULTS = { maxBytes: 4 * 1024 * 1024, minDimension: 256, maxPixels: 50_000_000 } as const;
+
+/**
+ * Reads the metadata, EXIF/XMP/IPTC fields, C2PA manifest store and AI generation signals of a JPEG, PNG or WEBP
+ * image. Bad input throws {@link ImageInputError} (code BAD_REQUEST); a part that fails on a readable image is
+ * listed in `errors` and the rest comes back.
+ */
+export async function extractImageMetadata(input: ImageInput, options: ExtractImageMetadataOptions = {}): Promise<ImageMetadataResult> {
+  const maxBytes = checkPositive('maxBytes', options.maxBytes ?? DEFAULTS.maxBytes);
+  const minDimension = checkPositive('minDimension', options.minDimension ?? DEFAULTS.minDimension, true);
+  const maxPixels = checkPositive('maxPixels', options.maxPixels ?? DEFAULTS.maxPixels);
+
+  const bytes = toImageBytes(input);
+  if (bytes.length === 0) throw new ImageInputError('EMPTY_INPUT', 'The image is empty (zero bytes).');
+  if (bytes.length > maxBytes) {
+    throw new ImageInputError('TOO_LARGE', `The image is ${bytes.length} bytes; the limit is ${maxBytes} bytes (about 4 MB).`);
+  }
+  const type = sniffImageType(bytes);
+  if (!type) {
+    throw new ImageInputError('UNSUPPORTED_FORMAT', `The file is not a JPEG, PNG or WEBP image: it looks like ${describeMagic(bytes)}.`);
+  }
+  checkContainerIntegrity(bytes, type);
+
+  const declared = pngDimensions(bytes, type.format);
+  if (declared && declared.width * declared.height > maxPixels) throw pixelLimit(declared.width, declared.height, maxPixels);
+  let meta: Metadata;
+  try {
+    meta = await sharp(bytes, { limitInputPixels: maxPixels }).metadata();
+  } catch (error) {
+    if (/pixel limit/i.test((error as Error).message)) throw pixelLimit(undefined, undefined, maxPixels);
+    throw new ImageInputError('CORRUPT', `The ${type.format.toUpperCase()} image cannot be read: ${(error as Error).message}`, { cause: error });
+  }
+  const width = meta.width ?? 0;
+  const height = meta.height ?? 0;
+  if (width * height > maxPixels) throw pixelLimit(width, height, maxPixels);
+  if (width < minDimension || height < minDimension) {
+    throw new ImageInputError('TOO_SMALL', `The image is ${width}x${height} pixels; the minimum is ${minDimension}x${minDimension}.`);
+  }
+
+  const errors: PartError[] = [];
+  const attempt = async <T>(part: PartError['part'], fallback: T, run: () => T | Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      errors.push({ part, message: error instanceof Error ? error.message : String(error) });
+      return fallback;
+    }
+  };
+
+  const metadata = toMetadataObject(meta);
+  const xmpText = meta.xmpAsString ?? (meta.xmp ? Buffer.from(meta.xmp).toString('utf8') : undefined);
+  const xmp = await attempt<XmpProperties>('xmp', {}, () => (xmpText ? parseXmp(xmpText) : {}));
+  const iptc = await attempt<IptcFields>('iptc', {}, () => (meta.iptc ? parseIptcIim(meta.iptc) : {}));
+  const camera = await attempt<CameraExif>('exif', {}, () => (meta.exif ? readCameraExif(meta.exif) : {}));
+  const { exif, fieldSources } = buildExifObject({ xmp, iptc, exif: camera });
+  const c2pa = await attempt<C2paObject>('c2pa', {}, () =>
+    readC2pa(bytes, type.format, type.mimeType, xmpText, { verifyTrust: options.verifyC2paTrust ?? false }),
+  );
+  const watermark = options.decodeWatermark === false
+    ? undefined
+    : await attempt<InvisibleWatermarkResult | undefined>('watermark', undefined, () => decodeFromImage(bytes, maxPixels));
+
+  const signals: AiSignal[] = [
+    ...c2paSignals(c2pa),
+    ...xmpSignals(exif, xmp),
+    ...pngTextSignals(metadata),
+    ...exifSoftwareSignals(exif, xmp),
+    ...(watermark ? watermarkSignals(watermark) : []),
+  ];
+  const result: ImageMetadataResult = {
+    mime_type: type.mimeType,
+    metadata,
+    exif,
+    c2pa,
+    ai_watermark_detected: signals.length > 0,
+    ai_watermark_issuers: groupSignals(signals),
+    exif_sources: fieldSources,
+    errors,
+  };
+  if (watermark) result.invisible_watermark = watermark;
+  return result;
+}
+
+async function decodeFromImage(bytes: Uint8Array, maxPixels: number): Promise<InvisibleWatermarkResult> {
+  // cv2.imread applies the EXIF orientation and drops alpha; do the same before reading the chroma plane.
+  const { data, info } = await sharp(bytes, { limitInputPixels: maxPixels })
+    .autoOrient()
+    .removeAlpha()
+    .toColourspace('srgb')
+    .raw({ depth: 'uchar' })
+    .toBuffer({ resolveWithObject: true });
+  return decodeInvisibleWatermark(data, info.width, info.height, info.channels);
+}
+
+function pixelLimit(width: number | undefined, height: number | undefined, maxPixels: number): ImageInputError {
+  const size = width === undefined ? 'larger than allowed' : `${width}x${height} pixels`;
+  return new ImageInputError('PIXEL_LIMIT', `The image is ${size}; the limit is ${maxPixels} pixels (decompression bomb guard).`);
+}
+
+/** Width and height from a PNG's IHDR, read before any decoder sees the file. */
+function pngDimensions(bytes: Uint8Array, format: string): { width: number; height: number } | undefined {
+  if (format !== 'png' || bytes.length < 24) return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+}
+
+function checkPositive(name: string, value: number, allowZero = false): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
+    throw new ImageMetadataOptionError(name, allowZero ? 'non-negative number' : 'positive number', value);
+  }
+  return value;
+}
