@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { fetchRemote } from '@content-analysis/engine';
+import { extname } from 'node:path';
 import type { Readable } from 'node:stream';
+import { extractDocument, inputErrorToApiCode, resolveTextInput } from '@content-analysis/documents';
+import { ApiError } from '@content-analysis/engine';
 
 /** Reads all of a stream as UTF-8 text. */
 export async function readStream(stream: Readable): Promise<string> {
@@ -13,15 +15,32 @@ export interface InputSources {
   stdin: Readable;
 }
 
+/** File name endings read as documents (their text is extracted) rather than as plain text. */
+const DOCUMENT_EXTENSIONS = new Set(['.pdf', '.docx', '.doc', '.html', '.htm']);
+
+function asApiError(error: unknown): never {
+  const code = inputErrorToApiCode(error);
+  if (code === undefined) throw error;
+  throw new ApiError(code, (error as Error).message, { cause: error });
+}
+
 /**
- * The text behind a command-line input: `-` is standard input, an http(s) URL is fetched through the guarded
- * fetcher (plain text only), anything else is a file path.
+ * The text behind a command-line input: `-` is standard input; an http(s) URL is read through the guarded
+ * fetcher as a document when its path ends in .pdf, .doc or .docx and as a web page (main content) otherwise;
+ * a path ending in .pdf, .docx, .doc, .html or .htm is read as a document; any other path as UTF-8 text.
  */
 export async function readTextInput(source: string, sources: InputSources): Promise<string> {
   if (source === '-') return readStream(sources.stdin);
-  if (/^https?:\/\//i.test(source)) {
-    const fetched = await fetchRemote(source, { accept: ['text/plain'], maxBytes: 4 * 1024 * 1024 });
-    return fetched.bytes.toString('utf8');
+  try {
+    if (/^https?:\/\//i.test(source)) {
+      const isDocument = /\.(pdf|docx?)$/i.test(new URL(source).pathname);
+      return (await resolveTextInput(isDocument ? { file: source } : { website: source })).text;
+    }
+    if (DOCUMENT_EXTENSIONS.has(extname(source).toLowerCase())) {
+      return (await extractDocument(await readFile(source))).text;
+    }
+  } catch (error) {
+    asApiError(error);
   }
   return readFile(source, 'utf8');
 }

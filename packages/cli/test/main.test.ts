@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SqliteLedger } from '@content-analysis/credits';
+import { countWords, SqliteLedger } from '@content-analysis/credits';
 import { main } from '../src/index.js';
 import { captureIo } from './io.js';
 
@@ -57,6 +57,27 @@ describe('text-compare', () => {
     const io = captureIo();
     expect(await main(['text-compare', 'http://127.0.0.1:9/x.txt', '-'], io)).toBe(1);
     expect(JSON.parse(io.out()).error).toBe('BAD_REQUEST');
+  });
+});
+
+describe('ai-text', () => {
+  const documents = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'documents');
+
+  it('reads a PDF document and charges one credit per word of its text', async () => {
+    const io = captureIo();
+    expect(await main(['ai-text', join(documents, 'two-column.pdf'), '--compact'], io)).toBe(0);
+    const result = JSON.parse(io.out());
+    const expected = readFileSync(join(documents, 'two-column.txt'), 'utf8');
+    expect(result.credits_used).toBe(countWords(expected));
+    expect(result.input).toBe('text');
+    expect(result.score).toBeGreaterThanOrEqual(0);
+    expect(result.score).toBeLessThanOrEqual(100);
+  });
+
+  it('reads a DOCX document', async () => {
+    const io = captureIo();
+    expect(await main(['ai-text', join(documents, 'tables-footnotes.docx'), '--compact'], io)).toBe(0);
+    expect(JSON.parse(io.out()).credits_used).toBe(countWords(readFileSync(join(documents, 'tables-footnotes.txt'), 'utf8')));
   });
 });
 

@@ -73,6 +73,7 @@ export class Engine {
     const abort = signal ?? new AbortController().signal;
     return {
       signal: abort,
+      fetchOptions: { ...this.#fetchDefaults, signal: abort },
       fetchRemote: (url, options) =>
         fetchRemote(url, {
           ...this.#fetchDefaults,

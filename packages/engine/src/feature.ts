@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { FetchedResource } from '@content-analysis/fetch';
+import type { FetchedResource, GuardedFetchOptions } from '@content-analysis/fetch';
 
 /** Names of the two credit fields of a result; they differ per endpoint (spec, "Credit accounting fields"). */
 export interface CreditFieldNames {
@@ -20,6 +20,8 @@ export interface FeatureContext {
    * a malformed or non-public URL, FORBIDDEN for one the service cannot or may not reach.
    */
   fetchRemote(url: string, options: { accept: readonly string[]; maxBytes?: number }): Promise<FetchedResource>;
+  /** The engine's fetch defaults with this request's signal, for libraries that call the guarded fetcher. */
+  readonly fetchOptions: GuardedFetchOptions;
 }
 
 /**

@@ -200,3 +200,42 @@ describe('the JSON-RPC envelope over plain HTTP', () => {
     expect((await rpc({ jsonrpc: '2.0', id: 7, method: 'tools/list' })).status).toBe(200);
   });
 });
+
+describe('the built-in tools', () => {
+  it('lists every landed feature with its cost, and rejects a too-short ai-text-detection text', async () => {
+    const { builtinFeatures } = await import('@content-analysis/engine');
+    const full = await startHarness({ features: builtinFeatures() });
+    try {
+      const list = (await (
+        await fetch(`${full.url}/mcp/v1`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        })
+      ).json()) as any;
+      const tools = list.result.tools as Array<{ name: string; title: string; description: string; inputSchema: any }>;
+      expect(tools.map((t) => t.name).sort()).toEqual(['ai-text-detection', 'text-compare']);
+      const ai = tools.find((t) => t.name === 'ai-text-detection')!;
+      expect(ai.title).toBe('AI Text Detection');
+      expect(ai.description).toMatch(/Cost: 1 credit per word\.$/);
+      expect(ai.inputSchema.properties.text).toMatchObject({ type: 'string', minLength: 300, maxLength: 150000 });
+
+      const call = (await (
+        await fetch(`${full.url}/mcp/v1`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${full.token}` },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'ai-text-detection', arguments: { text: 'short' } } }),
+        })
+      ).json()) as any;
+      expect(call.result.isError).toBe(true);
+      expect(JSON.parse(call.result.content[0].text)).toEqual({
+        status: 400,
+        error: 'BAD_REQUEST',
+        description: 'text must be at least 300 characters long',
+      });
+      expect(await full.ledger.balance(full.accountId)).toBe(2000);
+    } finally {
+      await full.stop();
+    }
+  });
+});

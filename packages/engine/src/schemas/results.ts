@@ -24,6 +24,7 @@ export const aiContentDetectionResult = z.object({
   credits_remaining: int(),
   version: z.string(),
   language: z.string(),
+  confidence: z.enum(['low', 'medium', 'high']).describe('How far the score can be trusted given the length of the text.'),
 });
 
 const manifest = z

@@ -1,0 +1,49 @@
+import { inputErrorToApiCode, resolveTextInput } from '@content-analysis/documents';
+import { ApiError } from '../errors.js';
+import type { FeatureContext } from '../feature.js';
+
+/** The text a request analyses and where it came from. */
+export interface AnalysedText {
+  input: 'website' | 'file' | 'text';
+  text: string;
+  /** The URL read, after redirects (website and file). */
+  url?: string;
+  title?: string;
+}
+
+/**
+ * Resolves the `website`, `file` and `text` fields by the spec's priority (website, then file, then text), reads
+ * a remote page or document through the guarded fetcher, and applies the endpoint's bounds to the text that will
+ * be analysed. Failures are API errors: a document without text or too large is BAD_REQUEST, a URL the service
+ * cannot or may not reach is FORBIDDEN.
+ */
+export async function analysedText(
+  fields: { website?: string | undefined; file?: string | undefined; text?: string | undefined },
+  context: FeatureContext,
+  bounds: { min: number; max: number },
+): Promise<AnalysedText> {
+  let resolved;
+  try {
+    resolved = await resolveTextInput(fields, { fetch: context.fetchOptions });
+  } catch (error) {
+    const code = inputErrorToApiCode(error);
+    if (code === undefined) throw error;
+    throw new ApiError(code, (error as Error).message, { cause: error });
+  }
+  const { input, text } = resolved;
+  if (input !== 'text') {
+    const what = input === 'website' ? 'The web page' : 'The document';
+    if (text.length < bounds.min) {
+      throw new ApiError('BAD_REQUEST', `${what} at ${input} has ${text.length} characters of text; at least ${bounds.min} are needed.`);
+    }
+    if (text.length > bounds.max) {
+      throw new ApiError('BAD_REQUEST', `${what} at ${input} has ${text.length} characters of text; at most ${bounds.max} are accepted.`);
+    }
+  }
+  return {
+    input,
+    text,
+    ...(resolved.url === undefined ? {} : { url: resolved.url }),
+    ...(resolved.title === undefined ? {} : { title: resolved.title }),
+  };
+}

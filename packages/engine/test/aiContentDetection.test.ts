@@ -1,0 +1,124 @@
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countWords, MemoryLedger } from '@content-analysis/credits';
+import { ApiError, Engine } from '../src/index.js';
+
+const ESSAY =
+  'My grandmother kept bees behind the shed for almost forty years, and every August the whole house smelled of ' +
+  'wax. She never wore gloves. When I asked her why, she said the bees knew her hands better than she did, which ' +
+  'made no sense to me at nine and makes only a little more sense now. The honey was dark, almost bitter some ' +
+  'years, and she sold it from a card table at the end of the lane with a coffee tin for the money.';
+
+let server: Server;
+let port = 0;
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    if (req.url === '/essay') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><html><head><title>Bees</title></head><body><nav>Home | About</nav><article><h1>Bees</h1><p>${ESSAY}</p></article><footer>© 2026</footer></body></html>`);
+    } else {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+async function setup(credits = 2000) {
+  const ledger = new MemoryLedger();
+  const engine = new Engine({
+    ledger,
+    // Every host is a public address that is dialled on this machine's test server.
+    fetch: { resolve: async () => [{ address: '93.184.216.34', family: 4 }], dial: () => ({ host: '127.0.0.1', port }) },
+  });
+  const account = await ledger.createAccount({ credits });
+  const { token } = await ledger.createToken(account.id);
+  return { ledger, engine, accountId: account.id, token };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.then(() => new Error('expected a rejection'), (e: unknown) => e);
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+}
+
+describe('ai-content-detection', () => {
+  it('answers the documented fields and charges one credit per word', async () => {
+    const { engine, ledger, accountId, token } = await setup();
+    const { result } = await engine.execute('ai-content-detection', { text: ESSAY }, { token });
+    const words = countWords(ESSAY);
+    expect(result.status).toBe(200);
+    expect(result.input).toBe('text');
+    expect(result.credits_used).toBe(words);
+    expect(result.credits_remaining).toBe(2000 - words);
+    expect(await ledger.balance(accountId)).toBe(2000 - words);
+    expect(typeof result.score).toBe('number');
+    expect(result.score).toBeGreaterThanOrEqual(0);
+    expect(result.score).toBeLessThanOrEqual(100);
+    expect(result.attack_detected).toEqual({ zero_width_space: false, homoglyph_attack: false });
+    expect(result.language).toBe('en');
+    const sentences = result.sentences as Array<{ text: string; score: number }>;
+    expect(sentences.length).toBeGreaterThan(3);
+    expect(sentences[0]!.text).toBe('My grandmother kept bees behind the shed for almost forty years, and every August the whole house smelled of wax.');
+  });
+
+  it('leaves the sentences out when asked to', async () => {
+    const { engine, token } = await setup();
+    const { result } = await engine.execute('ai-content-detection', { text: ESSAY, sentences: false }, { token });
+    expect('sentences' in result).toBe(false);
+  });
+
+  it('reports a zero-width attack', async () => {
+    const { engine, token } = await setup();
+    const attacked = ESSAY.replace(/ /g, (space, i: number) => (i % 3 === 0 ? '\u200b ' : space));
+    const { result } = await engine.execute('ai-content-detection', { text: attacked }, { token });
+    expect((result.attack_detected as { zero_width_space: boolean }).zero_width_space).toBe(true);
+  });
+
+  it('reads the main content of a web page given as website, which takes priority over text', async () => {
+    const { engine, token } = await setup();
+    const { result } = await engine.execute('ai-content-detection', { website: 'http://blog.example.com/essay', text: 'ignored' }, { token });
+    expect(result.input).toBe('website');
+    // The main content only: the essay, without the navigation, the footer or the heading that repeats the title.
+    expect(result.credits_used).toBe(countWords(ESSAY));
+  });
+
+  it('is FORBIDDEN for a page the service cannot read, and charges nothing', async () => {
+    const { engine, ledger, accountId, token } = await setup();
+    const error = await rejection(engine.execute('ai-content-detection', { website: 'http://blog.example.com/missing' }, { token }));
+    expect(error.code).toBe('FORBIDDEN');
+    expect(await ledger.balance(accountId)).toBe(2000);
+  });
+
+  it('names the field of bad input and charges nothing', async () => {
+    const { engine, ledger, accountId, token } = await setup();
+    expect((await rejection(engine.execute('ai-content-detection', { text: 'too short' }, { token }))).description).toBe(
+      'text must be at least 300 characters long (received 9)',
+    );
+    expect((await rejection(engine.execute('ai-content-detection', { text: 42 }, { token }))).description).toBe(
+      'text must be of type string but received number',
+    );
+    expect((await rejection(engine.execute('ai-content-detection', { text: 'x'.repeat(150_001) }, { token }))).description).toMatch(
+      /^text must be at most 150000 characters long/,
+    );
+    expect((await rejection(engine.execute('ai-content-detection', {}, { token }))).description).toBe(
+      'text is required unless website or file is given',
+    );
+    expect((await rejection(engine.execute('ai-content-detection', { text: ESSAY, language: 'english' }, { token }))).description).toMatch(
+      /^language must be a 2-letter/,
+    );
+    const unsupported = await rejection(engine.execute('ai-content-detection', { text: ESSAY, language: 'xx' }, { token }));
+    expect(unsupported.code).toBe('BAD_REQUEST');
+    expect(unsupported.description).toMatch(/language/);
+    expect(await ledger.balance(accountId)).toBe(2000);
+  });
+
+  it('refuses a text that costs more than the balance, before analysing it', async () => {
+    const { engine, ledger, accountId, token } = await setup(10);
+    expect((await rejection(engine.execute('ai-content-detection', { text: ESSAY }, { token }))).code).toBe('PAYMENT_REQUIRED');
+    expect(await ledger.balance(accountId)).toBe(10);
+  });
+});
