@@ -14,3 +14,10 @@ export function openLedger(path: string): SqliteLedger {
   mkdirSync(dirname(path), { recursive: true });
   return new SqliteLedger({ path });
 }
+
+/** The persisted plagiarism source index: `--index`, else `$CONTENT_ANALYSIS_SOURCES`, else `.data/sources.sqlite`. */
+export function sourcesPath(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  const path = resolve(flag ?? env.CONTENT_ANALYSIS_SOURCES ?? '.data/sources.sqlite');
+  mkdirSync(dirname(path), { recursive: true });
+  return path;
+}

@@ -4,8 +4,10 @@ import { Engine, openApiDocument, toApiError } from '@content-analysis/engine';
 import type { Feature } from '@content-analysis/engine';
 import { createApiServer, listen } from '@content-analysis/server';
 import { runBatch } from './batch.js';
+import { loadDocuments, servicesFrom } from './collections.js';
 import { readStream, readTextInput } from './inputs.js';
-import { DEFAULT_ACCOUNT, ledgerPath, openLedger } from './ledgerFile.js';
+import { DEFAULT_ACCOUNT, ledgerPath, openLedger, sourcesPath } from './ledgerFile.js';
+import { SourceIndex } from '@content-analysis/plagiarism';
 
 export interface CliIo {
   stdin: Readable;
@@ -33,15 +35,19 @@ function usage(engine: Engine): string {
     'Feature commands (no account needed; each input is a file, an http(s) URL, or - for standard input):',
     ...features,
     '  <command> --jsonl [file|-]                  batch: one JSON request per line in, one result per line out',
+    '    --sources <folder|jsonl>                  plagiarism sources to check against (also --index <file> for an index)',
+    '    --evidence <folder|jsonl>                 trusted documents the fact checker takes its evidence from',
     '',
     'Service:',
     '  serve [--port 8080] [--host 127.0.0.1]      run the HTTP API and the tool server (embedded SQLite ledger)',
     '  tokens create [--account id] [--label x]    create an access token (shown once)',
     '  credits show [--account id]                 show an account balance',
     '  credits add <amount> [--account id]         top up an account, as a purchase would',
+    '  index add <folder|jsonl> [--index file]     add documents to the persisted plagiarism source index',
     '  openapi                                     print the OpenAPI 3.1 document',
     '',
-    'Options: --db <file> ledger file (default $CONTENT_ANALYSIS_DB or .data/content-analysis.sqlite)',
+    'Options: --db <file> ledger file (default $CONTENT_ANALYSIS_DB or .data/content-analysis.sqlite);',
+    '         --index <file> plagiarism source index (default $CONTENT_ANALYSIS_SOURCES or .data/sources.sqlite)',
   ].join('\n');
 }
 
@@ -49,14 +55,23 @@ function writeJson(out: Writable, value: unknown): void {
   out.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-async function featureCommand(engine: Engine, feature: Feature<any, any>, argv: string[], io: CliIo): Promise<number> {
+async function featureCommand(feature: Feature<any, any>, argv: string[], io: CliIo): Promise<number> {
   const binding = feature.cli!;
   const fieldOptions = Object.fromEntries(binding.inputs.map((i) => [i.field.replace(/_/g, '-'), { type: 'string' as const }]));
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { ...fieldOptions, jsonl: { type: 'string' }, progress: { type: 'boolean' }, compact: { type: 'boolean' } },
+    options: {
+      ...fieldOptions,
+      jsonl: { type: 'string' },
+      progress: { type: 'boolean' },
+      compact: { type: 'boolean' },
+      sources: { type: 'string' },
+      index: { type: 'string' },
+      evidence: { type: 'string' },
+    },
   });
+  const engine = new Engine({ services: servicesFrom(values) });
   if (values.jsonl !== undefined) {
     const input = values.jsonl === '-' || values.jsonl === '' ? io.stdin : (await import('node:fs')).createReadStream(values.jsonl);
     const { failed } = await runBatch(engine, feature.id, input, io.stdout, io.stderr, { forceProgress: values.progress === true });
@@ -126,10 +141,32 @@ async function accountCommand(command: string, argv: string[], io: CliIo): Promi
   throw new UsageError(`Unknown command: ${command} ${sub ?? ''}`.trim());
 }
 
+function indexCommand(argv: string[], io: CliIo): number {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { index: { type: 'string' } } });
+  if (positionals[0] !== 'add' || positionals.length !== 2) throw new UsageError('Usage: index add <folder|jsonl> [--index file]');
+  const path = sourcesPath(values.index, io.env);
+  const index = SourceIndex.open({ path });
+  try {
+    const added = index.addMany(loadDocuments(positionals[1]!));
+    writeJson(io.stdout, { index: path, added, documents: index.size });
+  } finally {
+    index.close();
+  }
+  return 0;
+}
+
 async function serve(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { db: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, 'no-tool-server': { type: 'boolean' } },
+    options: {
+      db: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'no-tool-server': { type: 'boolean' },
+      index: { type: 'string' },
+      sources: { type: 'string' },
+      evidence: { type: 'string' },
+    },
   });
   const port = Number(values.port ?? io.env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`Expected port number for --port but received ${values.port}`);
@@ -140,7 +177,10 @@ async function serve(argv: string[], io: CliIo): Promise<number> {
     const { token } = await ledger.createToken(DEFAULT_ACCOUNT, 'first token');
     io.stdout.write(`First access token (shown once, account "${DEFAULT_ACCOUNT}", 2000 credits):\n${token}\n`);
   }
-  const engine = new Engine({ ledger });
+  const engine = new Engine({
+    ledger,
+    services: servicesFrom({ index: sourcesPath(values.index, io.env), sources: values.sources, evidence: values.evidence }),
+  });
   const server = createApiServer({ engine, toolServer: values['no-tool-server'] !== true });
   const address = await listen(server, port, values.host ?? '127.0.0.1');
   io.stdout.write(`content-analysis listening on ${address.url} (ledger ${path}; tool server at ${address.url}/mcp/v1)\n`);
@@ -167,13 +207,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     }
     if (command === 'serve') return await serve(rest, io);
     if (command === 'tokens' || command === 'credits') return await accountCommand(command, rest, io);
+    if (command === 'index') return indexCommand(rest, io);
     if (command === 'openapi') {
       writeJson(io.stdout, openApiDocument(engine.features));
       return 0;
     }
     const feature = engine.features.list().find((f) => f.cli?.command === command);
     if (!feature) throw new UsageError(`Unknown command: ${command}`);
-    return await featureCommand(engine, feature, rest, io);
+    return await featureCommand(feature, rest, io);
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       io.stderr.write(`content-analysis: ${(error as Error).message}\n\n${usage(engine)}\n`);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -165,5 +165,57 @@ describe('usage', () => {
     const io = captureIo();
     expect(await main(['openapi'], io)).toBe(0);
     expect(JSON.parse(io.out()).openapi).toBe('3.1.0');
+  });
+});
+
+describe('plagiarism and fact-check with their collections', () => {
+  const sourceText =
+    'The lighthouse keeper climbed the spiral stairs every evening at dusk to light the lamp. In winter storms the ' +
+    'waves rose higher than the rocks, and salt spray coated the windows of the lantern room.';
+  const essay =
+    'Coastal life has always depended on small acts of care. The lighthouse keeper climbed the spiral stairs every ' +
+    'evening at dusk to light the lamp. Nobody in the village thought of this as heroic; it was simply the job.';
+
+  it('checks a file against --sources given as JSONL', async () => {
+    const sources = join(dir, 'sources.jsonl');
+    writeFileSync(sources, `${JSON.stringify({ url: 'https://history.example.org/keeper', title: 'The keeper', text: sourceText })}\n`);
+    const input = join(dir, 'essay.txt');
+    writeFileSync(input, essay);
+    const io = captureIo();
+    expect(await main(['plagiarism', input, '--sources', sources, '--compact'], io)).toBe(0);
+    const result = JSON.parse(io.out());
+    expect(result.sources.map((s: { url: string }) => s.url)).toEqual(['https://history.example.org/keeper']);
+    expect(result.credits_used).toBe(2 * countWords(essay));
+  });
+
+  it('adds documents to a persisted index that a later check reads with --index', async () => {
+    const folder = join(dir, 'source-folder');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'keeper.txt'), sourceText);
+    const index = join(dir, 'sources.sqlite');
+    const add = captureIo();
+    expect(await main(['index', 'add', folder, '--index', index], add)).toBe(0);
+    expect(JSON.parse(add.out())).toMatchObject({ added: 1, documents: 1 });
+    const io = captureIo(essay);
+    expect(await main(['plagiarism', '-', '--index', index, '--compact'], io)).toBe(0);
+    expect(JSON.parse(io.out()).sources).toHaveLength(1);
+  });
+
+  it('fact-checks against --evidence', async () => {
+    const evidence = join(dir, 'evidence.jsonl');
+    writeFileSync(
+      evidence,
+      `${JSON.stringify({ url: 'https://encyclopedia.example.org/eiffel', title: 'Eiffel Tower', text: 'The Eiffel Tower in Paris was completed in 1889. The tower is 330 metres tall.' })}\n`,
+    );
+    const text =
+      'The Eiffel Tower was completed in 1889 for the World Fair in Paris. It is about 330 metres tall. I think it ' +
+      'is the most beautiful building in Europe, and millions of people visit it every year to see the city from above. ' +
+      'Nobody I know has ever climbed all of its stairs, although the lifts are slow in summer.';
+    const io = captureIo(text);
+    expect(await main(['fact-check', '-', '--evidence', evidence, '--compact'], io)).toBe(0);
+    const result = JSON.parse(io.out());
+    expect(result.creditsUsed).toBe(2 * countWords(text));
+    expect(result.claims.length).toBeGreaterThan(0);
+    expect(result.claims.some((c: { links: Array<{ url: string }> }) => c.links.some((l) => l.url === 'https://encyclopedia.example.org/eiffel'))).toBe(true);
   });
 });

@@ -6,6 +6,8 @@ import { FeatureRegistry } from './registry.js';
 import { fetchRemote } from './remote.js';
 import { validateRequest } from './validate.js';
 import { builtinFeatures } from './features/index.js';
+import { lazyServices } from './services.js';
+import type { EngineServices, EngineServicesOptions } from './services.js';
 
 export interface EngineOptions {
   /** Accounts, tokens and balances; needed by {@link Engine.execute}, not by {@link Engine.run}. */
@@ -21,6 +23,11 @@ export interface EngineOptions {
    * @default {}
    */
   fetch?: GuardedFetchOptions;
+  /**
+   * Plagiarism sources and fact-check evidence.
+   * @default empty in-memory collections
+   */
+  services?: EngineServicesOptions;
 }
 
 export interface ExecuteOptions {
@@ -56,8 +63,11 @@ export class Engine {
   readonly features: FeatureRegistry;
   readonly ledger: Ledger | undefined;
   readonly #fetchDefaults: GuardedFetchOptions;
+  /** Plagiarism sources and fact-check evidence, created on first use. */
+  readonly services: () => EngineServices;
 
   constructor(options: EngineOptions = {}) {
+    this.services = lazyServices(options.services ?? {});
     this.features = new FeatureRegistry(options.features ?? builtinFeatures());
     this.ledger = options.ledger;
     this.#fetchDefaults = options.fetch ?? {};
@@ -74,6 +84,7 @@ export class Engine {
     return {
       signal: abort,
       fetchOptions: { ...this.#fetchDefaults, signal: abort },
+      services: this.services,
       fetchRemote: (url, options) =>
         fetchRemote(url, {
           ...this.#fetchDefaults,

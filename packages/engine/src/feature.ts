@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import type { FetchedResource, GuardedFetchOptions } from '@content-analysis/fetch';
+import type { EngineServices } from './services.js';
 
 /** Names of the two credit fields of a result; they differ per endpoint (spec, "Credit accounting fields"). */
 export interface CreditFieldNames {
@@ -22,6 +23,8 @@ export interface FeatureContext {
   fetchRemote(url: string, options: { accept: readonly string[]; maxBytes?: number }): Promise<FetchedResource>;
   /** The engine's fetch defaults with this request's signal, for libraries that call the guarded fetcher. */
   readonly fetchOptions: GuardedFetchOptions;
+  /** Plagiarism sources and fact-check evidence. */
+  services(): EngineServices;
 }
 
 /**

@@ -13,7 +13,11 @@ export type { ApiErrorCode, ErrorBody } from './errors.js';
 export { ADVANCED_CREDITS, CAMEL_CASE_CREDITS, SNAKE_CASE_CREDITS, defineFeature } from './feature.js';
 export type { AnalysisPlan, CliBinding, CreditFieldNames, Feature, FeatureContext, ToolBinding } from './feature.js';
 export { FeatureRegistry } from './registry.js';
-export { aiContentDetectionFeature, builtinFeatures, textCompareFeature } from './features/index.js';
+export {
+  aiContentDetectionFeature, builtinFeatures, factCheckerFeature, plagiarismFeature, plagiarismV1Feature, textCompareFeature,
+} from './features/index.js';
+export type { EngineServices, EngineServicesOptions } from './services.js';
+export { callerError } from './callerError.js';
 export { validateRequest } from './validate.js';
 export { fetchRemote } from './remote.js';
 export { openApiDocument } from './openapi.js';

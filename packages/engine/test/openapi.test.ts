@@ -10,7 +10,9 @@ describe('openApiDocument', () => {
   });
 
   it('lists the mounted features and the tool server, and nothing that has not landed', () => {
-    expect(Object.keys(doc.paths).sort()).toEqual(['/mcp/v1', '/v2/ai-content-detection', '/v2/text-compare']);
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/mcp/v1', '/v1/plagiarism', '/v2/ai-content-detection', '/v2/fact-checker', '/v2/plagiarism', '/v2/text-compare',
+    ]);
   });
 
   it('describes the request with the same bounds that validate it', () => {

@@ -1,11 +1,15 @@
 import type { Feature } from '../feature.js';
 import { aiContentDetectionFeature } from './aiContentDetection.js';
+import { factCheckerFeature } from './factChecker.js';
+import { plagiarismFeature, plagiarismV1Feature } from './plagiarism.js';
 import { textCompareFeature } from './textCompare.js';
 
 export { aiContentDetectionFeature } from './aiContentDetection.js';
+export { factCheckerFeature } from './factChecker.js';
+export { plagiarismFeature, plagiarismV1Feature } from './plagiarism.js';
 export { textCompareFeature } from './textCompare.js';
 
 /** The features that have landed. A path of a feature not listed here answers 404. */
 export function builtinFeatures(): Feature<any, any>[] {
-  return [aiContentDetectionFeature, textCompareFeature];
+  return [aiContentDetectionFeature, factCheckerFeature, plagiarismFeature, plagiarismV1Feature, textCompareFeature];
 }

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { countWords, MemoryLedger } from '@content-analysis/credits';
+import { SourceIndex } from '@content-analysis/plagiarism';
+import { ApiError, Engine, plagiarismResult, plagiarismV1Result } from '../src/index.js';
+
+const SOURCE =
+  'The lighthouse keeper climbed the spiral stairs every evening at dusk to light the lamp. In winter storms the ' +
+  'waves rose higher than the rocks, and salt spray coated the windows of the lantern room. He kept a logbook of ' +
+  'every ship that passed the headland, noting its name, its flag and the hour it was sighted from the gallery.';
+
+const ESSAY =
+  'Coastal life has always depended on small acts of care. The lighthouse keeper climbed the spiral stairs every ' +
+  'evening at dusk to light the lamp. Nobody in the village thought of this as heroic; it was simply the job, ' +
+  'done the same way in fair weather and foul, for as long as anyone could remember.';
+
+async function setup(credits = 2000) {
+  const ledger = new MemoryLedger();
+  const index = SourceIndex.open();
+  index.add({ url: 'https://history.example.org/lighthouse', title: 'The keeper', text: SOURCE });
+  const engine = new Engine({ ledger, services: { plagiarismIndex: index } });
+  const account = await ledger.createAccount({ credits });
+  const { token } = await ledger.createToken(account.id);
+  return { ledger, engine, accountId: account.id, token };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.then(() => new Error('expected a rejection'), (e: unknown) => e);
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+}
+
+describe('/v2/plagiarism', () => {
+  it('finds the copied sentence with exact offsets and charges two credits per word', async () => {
+    const { engine, token } = await setup();
+    const { result } = await engine.execute('plagiarism', { text: ESSAY, language: 'en' }, { token });
+    expect(plagiarismResult.safeParse(result).success).toBe(true);
+    expect(result.credits_used).toBe(2 * countWords(ESSAY));
+    const sources = result.sources as Array<{ url: string; plagiarismFound: Array<{ startIndex: number; endIndex: number; sequence: string }> }>;
+    expect(sources.map((s) => s.url)).toEqual(['https://history.example.org/lighthouse']);
+    const copied = 'The lighthouse keeper climbed the spiral stairs every evening at dusk to light the lamp.';
+    const start = ESSAY.indexOf(copied);
+    const found = sources[0]!.plagiarismFound;
+    expect(found.length).toBeGreaterThan(0);
+    for (const passage of found) expect(ESSAY.slice(passage.startIndex, passage.endIndex)).toBe(passage.sequence);
+    // The passages found cover the copied sentence and little else.
+    const covered = found.reduce((n, p) => n + Math.min(p.endIndex, start + copied.length) - Math.max(p.startIndex, start), 0);
+    expect(covered).toBeGreaterThan(copied.length * 0.9);
+  });
+
+  it('does not count an excluded source', async () => {
+    const { engine, token } = await setup();
+    const { result } = await engine.execute('plagiarism', { text: ESSAY, excluded_sources: ['example.org'] }, { token });
+    const sources = result.sources as Array<{ is_excluded: boolean }>;
+    expect(sources.every((s) => s.is_excluded)).toBe(true);
+    expect((result.result as { score: number }).score).toBe(0);
+  });
+
+  it('names the field of bad input and charges nothing', async () => {
+    const { engine, ledger, accountId, token } = await setup();
+    expect((await rejection(engine.execute('plagiarism', { text: 'short' }, { token }))).description).toBe(
+      'text must be at least 100 characters long (received 5)',
+    );
+    expect((await rejection(engine.execute('plagiarism', { text: 'x'.repeat(120_001) }, { token }))).description).toMatch(/at most 120000/);
+    expect((await rejection(engine.execute('plagiarism', { text: ESSAY, language: 'xx' }, { token }))).description).toMatch(/^language must be/);
+    const excluded = await rejection(engine.execute('plagiarism', { text: ESSAY, excluded_sources: ['http://'] }, { token }));
+    expect(excluded.code).toBe('BAD_REQUEST');
+    expect(excluded.description).toMatch(/excluded_sources/);
+    expect(await ledger.balance(accountId)).toBe(2000);
+  });
+});
+
+describe('/v1/plagiarism', () => {
+  it('answers the v1 result from the same alignment', async () => {
+    const { engine, token } = await setup();
+    const { result } = await engine.execute('plagiarism-v1', { text: ESSAY }, { token });
+    expect(plagiarismV1Result.safeParse(result).success).toBe(true);
+    expect(result.results_count).toBe(1);
+    expect(result.credits_used).toBe(2 * countWords(ESSAY));
+  });
+
+  it('bounds the text in words: 16 to 20,000', async () => {
+    const { engine, token } = await setup();
+    expect((await rejection(engine.execute('plagiarism-v1', { text: 'one two three' }, { token }))).description).toBe(
+      'text must have 16 to 20000 words (received 3)',
+    );
+  });
+});

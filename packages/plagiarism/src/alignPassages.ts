@@ -1,0 +1,185 @@
+import { DEFAULT_ALIGNMENT_OPTIONS } from './alignmentOptions.js';
+import type { AlignmentOptions } from './alignmentOptions.js';
+import { hashGram, hashString } from './hash.js';
+import { segmentWords } from './segments.js';
+import { countCounterparts, featureSet, hasCounterpart } from './wordFeatures.js';
+import type { WordFeatures } from './wordFeatures.js';
+
+/** A passage of the input aligned with a passage of a source; word ranges are inclusive-exclusive. */
+export interface AlignedPassage {
+  inputFrom: number;
+  inputTo: number;
+  sourceFrom: number;
+  sourceTo: number;
+  /** Soft Dice similarity of the two passages, 0..1. */
+  similarity: number;
+}
+
+/** Exact word runs at least this long are seeds whatever the similarity of their segments. */
+const VERBATIM_SEED_WORDS = 6;
+
+interface Seed {
+  i: number;
+  j: number;
+}
+
+interface Cluster {
+  minI: number;
+  maxI: number;
+  minJ: number;
+  maxJ: number;
+}
+
+function segmentOf(bounds: Uint32Array): Uint32Array {
+  const n = bounds[bounds.length - 1]!;
+  const of = new Uint32Array(n);
+  for (let s = 0; s + 1 < bounds.length; s++) of.fill(s, bounds[s]!, bounds[s + 1]!);
+  return of;
+}
+
+/** Segment pairs sharing similar content words (seeds of Sanchez-Perez et al. 2014, with soft Dice). */
+function similaritySeeds(input: WordFeatures, source: WordFeatures, inBounds: Uint32Array, srcBounds: Uint32Array,
+  options: AlignmentOptions): Seed[] {
+  const srcSegments = srcBounds.length - 1;
+  const srcSets: Set<number>[] = [];
+  const inverted = new Map<number, number[]>();
+  for (let j = 0; j < srcSegments; j++) {
+    const set = featureSet(source, srcBounds[j]!, srcBounds[j + 1]!);
+    srcSets.push(set);
+    for (const f of set) {
+      const list = inverted.get(f);
+      if (list === undefined) inverted.set(f, [j]);
+      else list.push(j);
+    }
+  }
+  const seeds: Seed[] = [];
+  const shared = new Int32Array(srcSegments);
+  const touched: number[] = [];
+  for (let i = 0; i + 1 < inBounds.length; i++) {
+    const from = inBounds[i]!;
+    const to = inBounds[i + 1]!;
+    const inSet = featureSet(input, from, to);
+    if (inSet.size === 0) continue;
+    for (const f of inSet) {
+      const list = inverted.get(f);
+      if (list === undefined) continue;
+      for (const j of list) {
+        if (shared[j] === 0) touched.push(j);
+        shared[j] = shared[j]! + 1;
+      }
+    }
+    for (const j of touched) {
+      const count = shared[j]!;
+      shared[j] = 0;
+      if (count < options.minSeedMatches) continue;
+      const [cIn, mIn] = countCounterparts(input, from, to, srcSets[j]!);
+      const [cSrc, mSrc] = countCounterparts(source, srcBounds[j]!, srcBounds[j + 1]!, inSet);
+      if (Math.min(mIn, mSrc) < Math.min(options.minSeedMatches, cIn, cSrc)) continue;
+      if ((mIn + mSrc) / (cIn + cSrc) >= options.minSeedSimilarity) seeds.push({ i, j });
+    }
+    touched.length = 0;
+  }
+  return seeds;
+}
+
+/** Segment pairs that share a verbatim run of {@link VERBATIM_SEED_WORDS} words. */
+function verbatimSeeds(input: WordFeatures, source: WordFeatures, inSegment: Uint32Array, srcSegment: Uint32Array): Seed[] {
+  const k = VERBATIM_SEED_WORDS;
+  const inKeys = input.text.tokens.keys.map(hashString);
+  const srcKeys = source.text.tokens.keys.map(hashString);
+  const grams = new Map<number, number>();
+  for (let p = 0; p + k <= srcKeys.length; p++) grams.set(hashGram(srcKeys, p, k), p);
+  const seeds: Seed[] = [];
+  for (let p = 0; p + k <= inKeys.length; p++) {
+    const at = grams.get(hashGram(inKeys, p, k));
+    if (at === undefined) continue;
+    seeds.push({ i: inSegment[p]!, j: srcSegment[at]! }, { i: inSegment[p + k - 1]!, j: srcSegment[at + k - 1]! });
+  }
+  return seeds;
+}
+
+/** Groups seeds into clusters whose seeds are at most `maxGap` segments apart on both sides. */
+function clusterSeeds(seeds: Seed[], maxGap: number): Cluster[] {
+  seeds.sort((a, b) => a.i - b.i || a.j - b.j);
+  const clusters: Cluster[] = [];
+  let open: Cluster[] = [];
+  for (const { i, j } of seeds) {
+    open = open.filter((c) => i - c.maxI <= maxGap + 1);
+    let best: Cluster | undefined;
+    let bestDistance = Infinity;
+    for (const c of open) {
+      const distance = j < c.minJ ? c.minJ - j : j > c.maxJ ? j - c.maxJ : 0;
+      if (distance <= maxGap + 1 && distance < bestDistance) [best, bestDistance] = [c, distance];
+    }
+    if (best === undefined) {
+      best = { minI: i, maxI: i, minJ: j, maxJ: j };
+      clusters.push(best);
+      open.push(best);
+    } else {
+      best.maxI = Math.max(best.maxI, i);
+      best.minJ = Math.min(best.minJ, j);
+      best.maxJ = Math.max(best.maxJ, j);
+    }
+  }
+  return clusters;
+}
+
+/** Narrows `[from, to)` of `words` to its first and last word with a counterpart (plus adjacent equal words). */
+function trim(words: WordFeatures, from: number, to: number, features: ReadonlySet<number>, keys: ReadonlySet<string>): [number, number] {
+  let a = from;
+  while (a < to && !hasCounterpart(words, a, features)) a++;
+  if (a === to) return [from, from];
+  let b = to - 1;
+  while (b > a && !hasCounterpart(words, b, features)) b--;
+  const k = words.text.tokens.keys;
+  while (a > from && keys.has(k[a - 1]!)) a--;
+  while (b + 1 < to && keys.has(k[b + 1]!)) b++;
+  return [a, b + 1];
+}
+
+function keySet(words: WordFeatures, from: number, to: number): Set<string> {
+  const set = new Set<string>();
+  for (let i = from; i < to; i++) set.add(words.text.tokens.keys[i]!);
+  return set;
+}
+
+/**
+ * Aligns the input with one source in three steps, after Sanchez-Perez, Sidorov and Gelbukh (2014):
+ * 1. **Seeding**: pairs of segments (sentences or clauses) whose content words match, by stem or WordNet
+ *    synonym, with a soft Dice similarity of at least `minSeedSimilarity`, plus the segments of verbatim runs;
+ * 2. **Extension**: seeds at most `maxGap` segments apart on both sides form one passage;
+ * 3. **Filtering**: passages below `minPassageSimilarity` or `minPassageWords` are dropped, and of two
+ *    overlapping passages in the input the longer stays.
+ * Passage ends are then trimmed to the first and last matching word, so offsets fall on words.
+ */
+export function alignPassages(input: WordFeatures, source: WordFeatures, options: AlignmentOptions = DEFAULT_ALIGNMENT_OPTIONS): AlignedPassage[] {
+  const inBounds = segmentWords(input.text.tokens, options.maxSegmentWords);
+  const srcBounds = segmentWords(source.text.tokens, options.maxSegmentWords);
+  if (input.text.tokens.length === 0 || source.text.tokens.length === 0) return [];
+  const seeds = similaritySeeds(input, source, inBounds, srcBounds, options);
+  seeds.push(...verbatimSeeds(input, source, segmentOf(inBounds), segmentOf(srcBounds)));
+  const passages: AlignedPassage[] = [];
+  for (const c of clusterSeeds(seeds, options.maxGap)) {
+    const inFrom = inBounds[c.minI]!;
+    const inTo = inBounds[c.maxI + 1]!;
+    const srcFrom = srcBounds[c.minJ]!;
+    const srcTo = srcBounds[c.maxJ + 1]!;
+    const inSet = featureSet(input, inFrom, inTo);
+    const srcSet = featureSet(source, srcFrom, srcTo);
+    const [a, b] = trim(input, inFrom, inTo, srcSet, keySet(source, srcFrom, srcTo));
+    const [x, y] = trim(source, srcFrom, srcTo, inSet, keySet(input, inFrom, inTo));
+    if (b - a < options.minPassageWords || y <= x) continue;
+    const [cIn, mIn] = countCounterparts(input, a, b, featureSet(source, x, y));
+    const [cSrc, mSrc] = countCounterparts(source, x, y, featureSet(input, a, b));
+    const similarity = cIn + cSrc === 0 ? 0 : (mIn + mSrc) / (cIn + cSrc);
+    if (similarity < options.minPassageSimilarity) continue;
+    passages.push({ inputFrom: a, inputTo: b, sourceFrom: x, sourceTo: y, similarity });
+  }
+  // Overlaps in the input: the longer passage wins.
+  passages.sort((p, q) => (q.inputTo - q.inputFrom) - (p.inputTo - p.inputFrom) || p.inputFrom - q.inputFrom);
+  const kept: AlignedPassage[] = [];
+  for (const p of passages) {
+    if (kept.every((k) => p.inputTo <= k.inputFrom || p.inputFrom >= k.inputTo)) kept.push(p);
+  }
+  return kept.sort((p, q) => p.inputFrom - q.inputFrom);
+}

@@ -1,0 +1,42 @@
+/** Options of the alignment between an input and one source (seed, extend, filter). */
+export interface AlignmentOptions {
+  /**
+   * Longest segment, in words, where a text has no sentence punctuation.
+   * @default 40
+   */
+  maxSegmentWords: number;
+  /**
+   * Fewest similar content words (same stem, or WordNet synonyms) for a segment pair to be a seed.
+   * @default 2
+   */
+  minSeedMatches: number;
+  /**
+   * Least soft Dice similarity of a seed: (matched words of both segments) / (content words of both).
+   * @default 0.4
+   */
+  minSeedSimilarity: number;
+  /**
+   * Most segments without a seed that may separate two seeds of the same passage, on either side.
+   * @default 2
+   */
+  maxGap: number;
+  /**
+   * Least soft Dice similarity of a whole passage.
+   * @default 0.3
+   */
+  minPassageSimilarity: number;
+  /**
+   * Fewest words of the input in a reported passage.
+   * @default 8
+   */
+  minPassageWords: number;
+}
+
+export const DEFAULT_ALIGNMENT_OPTIONS: Readonly<AlignmentOptions> = Object.freeze({
+  maxSegmentWords: 40,
+  minSeedMatches: 2,
+  minSeedSimilarity: 0.4,
+  maxGap: 2,
+  minPassageSimilarity: 0.3,
+  minPassageWords: 8,
+});

@@ -1,0 +1,106 @@
+import { alignPassages } from './alignPassages.js';
+import { DEFAULT_ALIGNMENT_OPTIONS } from './alignmentOptions.js';
+import { analyzeText } from './analyzeText.js';
+import type { AnalyzedText } from './analyzeText.js';
+import type { CheckPlagiarismOptions } from './checkOptions.js';
+import { PLAGIARISM_TEXT_BOUNDS } from './checkOptions.js';
+import { findCitedSites, isAttributedQuote, isCitedSource, quotedRanges } from './citations.js';
+import { classifyWords } from './classifyWords.js';
+import { detectLanguage } from './detectLanguage.js';
+import { InvalidArgumentError, TextLengthError, UnsupportedLanguageError } from './errors.js';
+import { isExcluded, parseExcludedSources, hostOf } from './excludedSources.js';
+import { fingerprintsOf } from './fingerprints.js';
+import { isPlagiarismLanguage } from './languages.js';
+import type { PlagiarismLanguage } from './languages.js';
+import { DEFAULT_CANDIDATE_OPTIONS } from './sourceIndex.js';
+import { IndexSourceProvider } from './sourceProviders.js';
+import type { FoundSource, SourceProvider } from './sourceProviders.js';
+import { wordFeatures } from './wordFeatures.js';
+
+/** One aligned passage with its word kinds (see `classifyWords`). */
+export interface PassageMatch {
+  inputStart: number;
+  inputEnd: number;
+  sourceStart: number;
+  sourceEnd: number;
+  /** First input word of the passage. */
+  inputFrom: number;
+  /** Kind of each input word from `inputFrom`: 2 identical, 1 similar, 0 unmatched. */
+  kinds: Uint8Array;
+  /** A quotation with an attribution: reported as a citation, not counted. */
+  quoted: boolean;
+  similarity: number;
+}
+
+/** All passages of the input found in one source. */
+export interface SourceMatch {
+  found: FoundSource;
+  passages: PassageMatch[];
+  excluded: boolean;
+  /** The input cites this source (its site or page appears in the text). */
+  cited: boolean;
+}
+
+/** The analysis behind both results. */
+export interface PlagiarismAnalysis {
+  text: string;
+  input: AnalyzedText;
+  language: PlagiarismLanguage;
+  matches: SourceMatch[];
+  citedSites: string[];
+}
+
+function resolveLanguage(language: unknown, text: string): PlagiarismLanguage {
+  if (language === undefined || language === 'auto') return detectLanguage(text);
+  if (typeof language !== 'string' || !isPlagiarismLanguage(language)) throw new UnsupportedLanguageError(String(language));
+  return language;
+}
+
+/** Validates the request, finds candidate sources and aligns the input with each of them. */
+export async function analyzePlagiarism(text: string, options: CheckPlagiarismOptions = {}): Promise<PlagiarismAnalysis> {
+  if (typeof text !== 'string') throw new InvalidArgumentError('text', 'a string', text);
+  const bounds = options.bounds ?? PLAGIARISM_TEXT_BOUNDS.v2Chars;
+  if (text.length < bounds.min || text.length > bounds.max) throw new TextLengthError(text.length, bounds.min, bounds.max, 'characters');
+  const rules = parseExcludedSources(options.excludedSources ?? []);
+  const language = resolveLanguage(options.language, text);
+  const synonyms = options.synonyms ?? true;
+  if (typeof synonyms !== 'boolean') throw new InvalidArgumentError('synonyms', 'a boolean', synonyms);
+  const alignment = { ...DEFAULT_ALIGNMENT_OPTIONS, ...options.alignment };
+  const candidates = { ...DEFAULT_CANDIDATE_OPTIONS, ...options.candidates };
+
+  const input = analyzeText(text, language, synonyms);
+  const providers: SourceProvider[] = [];
+  if (options.index !== undefined) providers.push(new IndexSourceProvider(options.index));
+  providers.push(...(options.providers ?? []));
+  const found = new Map<string, FoundSource>();
+  for (const provider of providers) {
+    const sources = await provider.findSources({ text, language, candidates, fingerprints: (fp) => fingerprintsOf(input, fp) });
+    for (const source of sources) if (!found.has(source.document.url)) found.set(source.document.url, source);
+  }
+
+  const citedSites = findCitedSites(text);
+  const quotes = quotedRanges(text);
+  const vocabulary = new Map<string, number>();
+  const inputWords = wordFeatures(input, vocabulary);
+  const matches: SourceMatch[] = [];
+  for (const source of found.values()) {
+    if (source.canAccess === false) continue;
+    const analyzed = analyzeText(source.document.text, language, synonyms);
+    const sourceWords = wordFeatures(analyzed, vocabulary);
+    const aligned = alignPassages(inputWords, sourceWords, alignment);
+    if (aligned.length === 0) continue;
+    const names = [source.document.author?.split(/\s+/).pop() ?? '', source.document.title ?? '', hostOf(source.document.url) ?? ''];
+    const passages = aligned.map((p): PassageMatch => {
+      const inputStart = input.tokens.starts[p.inputFrom]!;
+      const inputEnd = input.tokens.ends[p.inputTo - 1]!;
+      return {
+        inputStart, inputEnd,
+        sourceStart: analyzed.tokens.starts[p.sourceFrom]!, sourceEnd: analyzed.tokens.ends[p.sourceTo - 1]!,
+        inputFrom: p.inputFrom, kinds: classifyWords(inputWords, sourceWords, p),
+        quoted: isAttributedQuote(text, inputStart, inputEnd, quotes, names), similarity: p.similarity,
+      };
+    });
+    matches.push({ found: source, passages, excluded: isExcluded(source.document.url, rules), cited: isCitedSource(source.document.url, citedSites) });
+  }
+  return { text, input, language, matches, citedSites };
+}

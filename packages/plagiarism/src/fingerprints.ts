@@ -1,0 +1,40 @@
+import type { AnalyzedText } from './analyzeText.js';
+import { hashGram, hashString } from './hash.js';
+import { winnow } from './winnow.js';
+
+/** Parameters of the fingerprint scheme; part of the persisted index's version. */
+export interface FingerprintOptions {
+  /**
+   * Words per k-gram (content-word stems, stop words left out).
+   * @default 3
+   */
+  k: number;
+  /**
+   * Winnowing window, in k-grams: a shared run of `k + window - 1` content words is always found.
+   * @default 4
+   */
+  window: number;
+}
+
+export const DEFAULT_FINGERPRINT_OPTIONS: Readonly<FingerprintOptions> = Object.freeze({ k: 3, window: 4 });
+
+/** A string naming the scheme, stored with a persisted index. */
+export function fingerprintScheme(options: FingerprintOptions): string {
+  return `stem-kgram-winnow:v1:k=${options.k}:w=${options.window}`;
+}
+
+/**
+ * The winnowed fingerprints of a text: hashes of k-grams of its content-word stems (normalised, case-folded,
+ * evasions removed, stop words dropped, so that inflected copies still share fingerprints), deduplicated and
+ * sorted.
+ */
+export function fingerprintsOf(text: AnalyzedText, options: FingerprintOptions = DEFAULT_FINGERPRINT_OPTIONS): Uint32Array {
+  const words: number[] = [];
+  for (let i = 0; i < text.tokens.length; i++) if (text.content[i] === 1) words.push(hashString(text.stems[i]!));
+  const k = Math.min(options.k, words.length);
+  if (k === 0) return new Uint32Array(0);
+  const grams = new Uint32Array(words.length - k + 1);
+  for (let i = 0; i < grams.length; i++) grams[i] = hashGram(words, i, k);
+  const unique = new Uint32Array(new Set(winnow(grams, options.window)));
+  return unique.sort();
+}

@@ -1,0 +1,55 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  checkPlagiarism, DocumentsSourceProvider, InvalidDocumentError, loadFolderDocuments, loadJsonlDocuments, searchQueries,
+  WebSearchSourceProvider,
+} from '../src/index.js';
+import type { WebSearchProvider } from '../src/index.js';
+import { BEES, expectExactOffsets, FILLER, PRESS, VOLCANO } from './helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'plagiarism-docs-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('document loaders and providers', () => {
+  it('reads JSONL with metadata and reports the bad line', () => {
+    const path = join(dir, 'a.jsonl');
+    writeFileSync(path, `${JSON.stringify({ url: 'https://x.example/1', text: PRESS, title: 'Press', publishedDate: '2021-05-01' })}\n\n`);
+    expect(loadJsonlDocuments(path)).toEqual([expect.objectContaining({ url: 'https://x.example/1', title: 'Press', publishedDate: Date.parse('2021-05-01') })]);
+    writeFileSync(join(dir, 'bad.jsonl'), '{"url": "u"}\n');
+    expect(() => loadJsonlDocuments(join(dir, 'bad.jsonl'))).toThrow(InvalidDocumentError);
+    expect(() => loadJsonlDocuments(join(dir, 'bad.jsonl'))).toThrow(/bad\.jsonl line 1\.text/);
+  });
+
+  it('reads a folder of text files into a provider the check can use', async () => {
+    const folder = join(dir, 'folder');
+    mkdirSync(join(folder, 'sub'), { recursive: true });
+    writeFileSync(join(folder, 'volcano.txt'), VOLCANO);
+    writeFileSync(join(folder, 'sub', 'bees.md'), BEES);
+    const documents = loadFolderDocuments(folder);
+    expect(documents.map((d) => d.title).sort()).toEqual(['bees', 'volcano']);
+    const result = await checkPlagiarism(FILLER + BEES.slice(0, 200), { providers: [new DocumentsSourceProvider(documents, 'folder')] });
+    expectExactOffsets(result);
+    expect(result.sources[0]).toMatchObject({ title: 'bees', source: 'folder' });
+  });
+
+  it('asks a web search provider with phrase queries and aligns the fetched pages', async () => {
+    const queries: string[] = [];
+    const web: WebSearchProvider = {
+      async search(query) {
+        queries.push(query);
+        return [{ url: 'https://web.example/press', title: 'Press' }, { url: 'https://web.example/down', title: 'Down' }];
+      },
+      async fetchDocument(hit) {
+        return hit.url.endsWith('press') ? { url: hit.url, title: hit.title, text: PRESS } : undefined;
+      },
+    };
+    const text = FILLER + PRESS.slice(60, 260);
+    const result = await checkPlagiarism(text, { providers: [new WebSearchSourceProvider(web, { queries: 2 })] });
+    expectExactOffsets(result);
+    expect(queries).toEqual(searchQueries(text, { queries: 2, resultsPerQuery: 5, queryWords: 12 }));
+    expect(queries.every((q) => q.startsWith('"') && q.endsWith('"'))).toBe(true);
+    expect(result.sources.map((s) => [s.url, s.source])).toEqual([['https://web.example/press', 'web']]);
+  });
+});
