@@ -6,17 +6,17 @@
 // 2. evidence retrieval: all evidence sentences of all claims in one store (one document per sentence, titled by its
 //    article); recall@5 = share of claims with at least one SUPPORTS/REFUTES-labelled evidence sentence among the 5
 //    passages retrieved, and the mean share of those sentences retrieved.
-// Never trained on: CLIMATE-FEVER is used for evaluation only.
+// Never trained on: the entailment model never sees CLIMATE-FEVER; only the thresholds come from its dev split.
 // Run: node scripts/fact-check/evaluate.mjs  (after `node_modules/.bin/tsc -b packages/fact-check`)
 process.env.DOTENV_CONFIG_QUIET = 'true';
-import { EvidenceStore, judgeClaim, loadWordVectors } from '../../packages/fact-check/dist/index.js';
-import { climateFever, requireFactcheckRoot } from '../../packages/fact-check/training/datasets.mjs';
+// FACT_CHECK_DIST=<path to another build's dist/index.js> evaluates that build instead (before/after comparisons).
+const { EvidenceStore, judgeClaim, loadWordVectors } = await import(process.env.FACT_CHECK_DIST ?? '../../packages/fact-check/dist/index.js');
+import { climateFever, climateFeverSplit, requireFactcheckRoot } from '../../packages/fact-check/training/datasets.mjs';
+import { LABELS, MAP, scores } from './verdictScores.mjs';
 
 const root = requireFactcheckRoot();
 const claims = climateFever(root);
 const vectors = loadWordVectors();
-const LABELS = ['SUPPORTS', 'REFUTES', 'NOT_ENOUGH_INFO', 'DISPUTED'];
-const MAP = { SUPPORTED: 'SUPPORTS', REFUTED: 'REFUTES', PARTIALLY_SUPPORTED: 'DISPUTED', NOT_ENOUGH_EVIDENCE: 'NOT_ENOUGH_INFO' };
 const started = Date.now();
 
 const pairs = [];
@@ -24,31 +24,24 @@ for (const claim of claims) {
   const store = new EvidenceStore(claim.evidences.map((e) => ({ url: `climate-fever:${e.evidence_id}`, title: e.article, text: e.evidence })));
   const passages = store.search(claim.claim, 5);
   const judgement = await judgeClaim(claim.claim, passages, vectors);
-  pairs.push([claim.claim_label, MAP[judgement.verdict]]);
-}
-
-function scores(rows, labels) {
-  const accuracy = rows.filter(([g, p]) => g === p).length / rows.length;
-  const f1s = labels.map((label) => {
-    const tp = rows.filter(([g, p]) => g === label && p === label).length;
-    const predicted = rows.filter(([, p]) => p === label).length;
-    const gold = rows.filter(([g]) => g === label).length;
-    const precision = predicted ? tp / predicted : 0;
-    const recall = gold ? tp / gold : 0;
-    return precision + recall ? (2 * precision * recall) / (precision + recall) : 0;
-  });
-  return { accuracy, macroF1: f1s.reduce((a, b) => a + b, 0) / f1s.length, f1s };
+  pairs.push([claim.claim_label, MAP[judgement.verdict], climateFeverSplit(claim)]);
 }
 
 const fmt = (x) => x.toFixed(3);
-const all = scores(pairs, LABELS);
-const three = scores(pairs.filter(([g]) => g !== 'DISPUTED'), LABELS.slice(0, 3));
-const counts = Object.fromEntries(LABELS.map((l) => [l, pairs.filter(([g]) => g === l).length]));
-const predicted = Object.fromEntries(LABELS.map((l) => [l, pairs.filter(([, p]) => p === l).length]));
-const majority = Math.max(...Object.values(counts)) / pairs.length;
-console.log(`CLIMATE-FEVER verdicts given the gold evidence (${pairs.length} claims; gold ${JSON.stringify(counts)}; predicted ${JSON.stringify(predicted)})`);
-console.log(`  4 labels: accuracy ${fmt(all.accuracy)}, macro F1 ${fmt(all.macroF1)} (per label ${LABELS.map((l, i) => `${l} ${fmt(all.f1s[i])}`).join(', ')}); majority-class accuracy ${fmt(majority)}`);
-console.log(`  3 labels (DISPUTED claims left out): accuracy ${fmt(three.accuracy)}, macro F1 ${fmt(three.macroF1)}`);
+function report(name, rows) {
+  const all = scores(rows, LABELS);
+  const three = scores(rows.filter(([g]) => g !== 'DISPUTED'), LABELS.slice(0, 3));
+  const counts = Object.fromEntries(LABELS.map((l) => [l, rows.filter(([g]) => g === l).length]));
+  const predicted = Object.fromEntries(LABELS.map((l) => [l, rows.filter(([, p]) => p === l).length]));
+  const majority = Math.max(...Object.values(counts)) / rows.length;
+  console.log(`CLIMATE-FEVER verdicts given the gold evidence, ${name} (${rows.length} claims; gold ${JSON.stringify(counts)}; predicted ${JSON.stringify(predicted)})`);
+  console.log(`  4 labels: accuracy ${fmt(all.accuracy)}, macro F1 ${fmt(all.macroF1)} (per label ${LABELS.map((l, i) => `${l} ${fmt(all.f1s[i])}`).join(', ')}); majority-class accuracy ${fmt(majority)}`);
+  console.log(`  3 labels (DISPUTED claims left out): accuracy ${fmt(three.accuracy)}, macro F1 ${fmt(three.macroF1)}`);
+  console.log(`  confusion (rows gold, columns predicted ${LABELS.join(' / ')}):`);
+  for (const gold of LABELS) console.log(`    ${gold.padEnd(16)}${LABELS.map((p) => String(rows.filter(([g, q]) => g === gold && q === p).length).padStart(6)).join('')}`);
+}
+report('test split', pairs.filter(([, , split]) => split === 'test'));
+report('all claims (dev split included)', pairs);
 
 // Retrieval: every evidence sentence of every claim in one store.
 const big = new EvidenceStore();

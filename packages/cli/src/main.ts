@@ -4,6 +4,7 @@ import { Engine, openApiDocument, toApiError } from '@content-analysis/engine';
 import type { Feature } from '@content-analysis/engine';
 import { createApiServer, listen } from '@content-analysis/server';
 import { runBatch } from './batch.js';
+import { forensicsCommand, imageMetadataCommand } from './imageCommands.js';
 import { loadDocuments, servicesFrom } from './collections.js';
 import { readStream, readTextInput } from './inputs.js';
 import { DEFAULT_ACCOUNT, ledgerPath, openLedger, sourcesPath } from './ledgerFile.js';
@@ -34,6 +35,8 @@ function usage(engine: Engine): string {
     '',
     'Feature commands (no account needed; each input is a file, an http(s) URL, or - for standard input):',
     ...features,
+    '  image-metadata <image>                      metadata, exif, c2pa and AI watermark fields of an image',
+    '  forensics <image> [--out <dir>]             advanced forensic analysis; --out writes heatmaps and raw maps',
     '  <command> --jsonl [file|-]                  batch: one JSON request per line in, one result per line out',
     '    --sources <folder|jsonl>                  plagiarism sources to check against (also --index <file> for an index)',
     '    --evidence <folder|jsonl>                 trusted documents the fact checker takes its evidence from',
@@ -208,6 +211,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (command === 'serve') return await serve(rest, io);
     if (command === 'tokens' || command === 'credits') return await accountCommand(command, rest, io);
     if (command === 'index') return indexCommand(rest, io);
+    if (command === 'image-metadata') return await imageMetadataCommand(rest, io.stdout, (m) => new UsageError(m));
+    if (command === 'forensics') return await forensicsCommand(rest, io.stdout, (m) => new UsageError(m));
     if (command === 'openapi') {
       writeJson(io.stdout, openApiDocument(engine.features));
       return 0;

@@ -219,3 +219,53 @@ describe('plagiarism and fact-check with their collections', () => {
     expect(result.claims.some((c: { links: Array<{ url: string }> }) => c.links.some((l) => l.url === 'https://encyclopedia.example.org/eiffel'))).toBe(true);
   });
 });
+
+describe('image commands', () => {
+  async function photo(path: string): Promise<void> {
+    const { default: sharp } = await import('sharp');
+    const width = 320;
+    const height = 256;
+    const data = Buffer.alloc(width * height * 3);
+    for (let i = 0; i < data.length; i++) data[i] = (i * 7 + ((i / 3) | 0) % 251) & 255;
+    writeFileSync(path, await sharp(data, { raw: { width, height, channels: 3 } }).jpeg({ quality: 90 }).toBuffer());
+  }
+
+  it('image-metadata prints the documented metadata object', async () => {
+    const file = join(dir, 'photo.jpg');
+    await photo(file);
+    const io = captureIo();
+    expect(await main(['image-metadata', file], io)).toBe(0);
+    const result = JSON.parse(io.out());
+    expect(result.mime_type).toBe('image/jpeg');
+    expect(result.metadata).toMatchObject({ format: 'jpeg', width: 320, height: 256, channels: 3 });
+    expect(result.ai_watermark_detected).toBe(false);
+  });
+
+  it('image-metadata refuses a file that is not an image with BAD_REQUEST', async () => {
+    const file = join(dir, 'not-an-image.jpg');
+    writeFileSync(file, 'plain text');
+    const io = captureIo();
+    expect(await main(['image-metadata', file], io)).toBe(1);
+    expect(JSON.parse(io.out()).error).toBe('BAD_REQUEST');
+  });
+
+  it('forensics writes, per map, a heatmap, a 16-bit raw map named with the tool id and raw, and its scale', async () => {
+    const file = join(dir, 'photo2.jpg');
+    await photo(file);
+    const outDir = join(dir, 'maps');
+    const io = captureIo();
+    expect(await main(['forensics', file, '--out', outDir], io)).toBe(0);
+    const result = JSON.parse(io.out());
+    expect(result.tool_used).toContain('ela_image');
+    const files = result.files as string[];
+    const raw = files.find((f) => f.includes('ela_image') && f.endsWith('.raw.png'))!;
+    expect(raw).toBeDefined();
+    const { default: sharp } = await import('sharp');
+    const meta = await sharp(readFileSync(raw)).metadata();
+    expect(meta.depth).toBe('ushort');
+    expect(meta.width).toBe(320);
+    const sidecar = JSON.parse(readFileSync(raw.replace(/\.png$/, '.json'), 'utf8'));
+    expect(typeof sidecar.scale).toBe('number');
+    expect(files.some((f) => f.includes('ela_image') && f.endsWith('.heatmap.png'))).toBe(true);
+  });
+});

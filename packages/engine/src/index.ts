@@ -14,7 +14,7 @@ export { ADVANCED_CREDITS, CAMEL_CASE_CREDITS, SNAKE_CASE_CREDITS, defineFeature
 export type { AnalysisPlan, CliBinding, CreditFieldNames, Feature, FeatureContext, ToolBinding } from './feature.js';
 export { FeatureRegistry } from './registry.js';
 export {
-  aiContentDetectionFeature, builtinFeatures, factCheckerFeature, plagiarismFeature, plagiarismV1Feature, textCompareFeature,
+  advancedImageDetectionFeature, aiContentDetectionFeature, builtinFeatures, factCheckerFeature, plagiarismFeature, plagiarismV1Feature, textCompareFeature,
 } from './features/index.js';
 export type { EngineServices, EngineServicesOptions } from './services.js';
 export { callerError } from './callerError.js';
@@ -70,3 +70,8 @@ export type {
   TextCompareResult,
 } from './schemas/results.js';
 export type { TextInput } from './schemas/common.js';
+export { ADVANCED_KERNELS, analyzeImageAuthenticity } from './advanced/analyzeImageAuthenticity.js';
+export type { AuthenticityOptions, AuthenticityReport } from './advanced/analyzeImageAuthenticity.js';
+export { decide } from './advanced/decide.js';
+export type { Decision } from './advanced/decide.js';
+export type { ToolReport } from './advanced/toolReports.js';

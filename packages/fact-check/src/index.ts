@@ -7,6 +7,8 @@ export type { CheckFactsOptions, FactCheckClaim, FactCheckResult } from './check
 export {
   CHECK_WORTHINESS_CUE_FEATURES, CHECK_WORTHINESS_FEATURE_COUNT, checkWorthinessFeatures,
 } from './checkWorthinessFeatures.js';
+export { decideVerdict } from './decideVerdict.js';
+export type { ScoredPassage, VerdictDecision, VerdictThresholds } from './decideVerdict.js';
 export { detectLanguage } from './detectLanguage.js';
 export { ENTAILMENT_FEATURE_COUNT, ENTAILMENT_FEATURES, entailmentFeatures } from './entailmentFeatures.js';
 export { InvalidArgumentError, ModelLoadError, SearchProviderError } from './errors.js';

@@ -1,4 +1,5 @@
 import { alignPair, type Alignment } from './alignPair.js';
+import { decideVerdict, type VerdictThresholds } from './decideVerdict.js';
 import { entailmentFeatures, ENTAILMENT_FEATURE_COUNT } from './entailmentFeatures.js';
 import type { EvidencePassage } from './evidenceStore.js';
 import { explainVerdict } from './explainVerdict.js';
@@ -9,7 +10,10 @@ import type { WordVectors } from './wordVectors.js';
 /** A verdict on one claim with the evidence it rests on. */
 export interface ClaimJudgement {
   verdict: ClaimVerdict;
-  /** Estimated chance, 0..100, that the claim is accurate: 50 + 50 (p(entailment) - p(contradiction)) of the decisive passage; 50 without evidence. */
+  /**
+   * Estimated chance, 0..100, that the claim is accurate: 50 + 50 (p(entailment) - p(contradiction)) of a decisive
+   * passage; for a vote, 50 + 50 (vote - the middle of the PARTIALLY_SUPPORTED band); 50 for NOT_ENOUGH_EVIDENCE.
+   */
   score: number;
   explanation: string;
   links: Array<{ url: string; title: string }>;
@@ -19,28 +23,43 @@ export interface ClaimJudgement {
 
 export interface JudgeClaimOptions {
   /**
-   * A passage is relevant when at least this fraction of the claim's content words occur in it (by stem).
-   * @default 0.34
+   * A passage is relevant when at least this fraction of the claim's content words occur in it (by stem), and at
+   * least two of them; other passages are not evidence.
+   * @default 0.2
    */
   minWordOverlap?: number;
   /**
-   * p(entailment) or p(contradiction) needed for SUPPORTED or REFUTED.
+   * p(entailment) or p(contradiction) with which one relevant passage alone decides SUPPORTED or REFUTED.
    * @default 0.5
    */
   decisiveProbability?: number;
   /**
-   * p(entailment) from which a claim is PARTIALLY_SUPPORTED.
-   * @default 0.3
+   * A decisive support becomes PARTIALLY_SUPPORTED when another relevant passage contradicts with at least this p.
+   * @default 0.5
    */
   partialProbability?: number;
+  /**
+   * Without a decisive passage, the relevant passages vote; fewer than this many give NOT_ENOUGH_EVIDENCE.
+   * @default 2
+   */
+  minVotingPassages?: number;
+  /**
+   * The vote (overlap-weighted mean of p(entailment) - p(contradiction)) refutes at or below this value.
+   * @default -0.45
+   */
+  refuteVoteBelow?: number;
+  /**
+   * The vote supports at or above this value; between the two the claim is PARTIALLY_SUPPORTED.
+   * @default -0.15
+   */
+  supportVoteFrom?: number;
 }
 
 /**
  * Judges a claim against retrieved passages. Passages sharing too few content words with the claim are ignored;
  * with none left the verdict is NOT_ENOUGH_EVIDENCE (score 50). Otherwise the entailment model scores each relevant
- * passage: the strongest contradiction (p >= decisiveProbability, above the best entailment) refutes, the strongest
- * entailment supports (PARTIALLY_SUPPORTED when another passage contradicts with p >= partialProbability, or when
- * the entailment is only >= partialProbability), else NOT_ENOUGH_EVIDENCE.
+ * passage and {@link decideVerdict} turns the probabilities into a verdict: one decisive passage (p >=
+ * decisiveProbability) decides, else at least `minVotingPassages` passages vote, else NOT_ENOUGH_EVIDENCE.
  */
 export async function judgeClaim(
   claim: string,
@@ -48,9 +67,14 @@ export async function judgeClaim(
   vectors: WordVectors,
   options: JudgeClaimOptions = {},
 ): Promise<ClaimJudgement> {
-  const minWordOverlap = options.minWordOverlap ?? 0.34;
-  const decisive = options.decisiveProbability ?? 0.5;
-  const partial = options.partialProbability ?? 0.3;
+  const minWordOverlap = options.minWordOverlap ?? 0.2;
+  const thresholds: VerdictThresholds = {
+    decisive: options.decisiveProbability ?? 0.5,
+    partial: options.partialProbability ?? 0.5,
+    minVotes: options.minVotingPassages ?? 2,
+    refuteBelow: options.refuteVoteBelow ?? -0.45,
+    supportFrom: options.supportVoteFrom ?? -0.15,
+  };
   const aligned = passages.map((passage) => ({ passage, alignment: alignPair(claim, passage.text, vectors) }));
   const claimWords = aligned[0]?.alignment.claimWords ?? [];
   const relevant = aligned.filter(({ alignment }) => isRelevant(alignment, minWordOverlap));
@@ -61,33 +85,21 @@ export async function judgeClaim(
   const probabilities = await model.run(relevant.map(({ alignment }) => entailmentFeatures(alignment)), ENTAILMENT_FEATURE_COUNT);
   const judged = relevant.map((r, i) => {
     const p = probabilities[i];
-    return { ...r, p: [p?.[0] ?? 0, p?.[1] ?? 0, p?.[2] ?? 0] as [number, number, number] };
+    const overlap = r.alignment.matchedWords.length / Math.max(1, r.alignment.claimWords.length);
+    return { ...r, overlap, p: [p?.[0] ?? 0, p?.[1] ?? 0, p?.[2] ?? 0] as [number, number, number] };
   });
-  const bestSupport = judged.reduce((a, b) => (b.p[0] > a.p[0] ? b : a));
-  const bestRefute = judged.reduce((a, b) => (b.p[2] > a.p[2] ? b : a));
-
-  let verdict: ClaimVerdict;
-  let decisivePassage = bestSupport;
-  if (bestRefute.p[2] >= decisive && bestRefute.p[2] > bestSupport.p[0]) {
-    verdict = 'REFUTED';
-    decisivePassage = bestRefute;
-  } else if (bestSupport.p[0] >= decisive) {
-    verdict = bestRefute !== bestSupport && bestRefute.p[2] >= partial ? 'PARTIALLY_SUPPORTED' : 'SUPPORTED';
-  } else if (bestSupport.p[0] >= partial) {
-    verdict = 'PARTIALLY_SUPPORTED';
-  } else {
-    verdict = 'NOT_ENOUGH_EVIDENCE';
-  }
-  const [pE, , pC] = decisivePassage.p;
-  const score = verdict === 'NOT_ENOUGH_EVIDENCE' ? 50 : Math.round(50 + 50 * (pE - pC));
-  const used = verdict === 'NOT_ENOUGH_EVIDENCE' ? [decisivePassage] : [decisivePassage, ...judged.filter((j) => j !== decisivePassage && Math.max(j.p[0], j.p[2]) >= partial)];
+  const { verdict, decisive, score } = decideVerdict(judged, thresholds);
+  const decisivePassage = judged[decisive] ?? judged[0]!;
+  const used = verdict === 'NOT_ENOUGH_EVIDENCE'
+    ? [decisivePassage]
+    : [decisivePassage, ...judged.filter((j) => j !== decisivePassage && Math.max(j.p[0], j.p[2]) >= thresholds.decisive)];
   const links: ClaimJudgement['links'] = [];
   for (const { passage } of used) {
     if (!links.some((l) => l.url === passage.url)) links.push({ url: passage.url, title: passage.title });
   }
   return {
     verdict,
-    score: Math.min(100, Math.max(0, score)),
+    score,
     explanation: explainVerdict(verdict, { title: decisivePassage.passage.title, alignment: decisivePassage.alignment }, claimWords),
     links,
     probabilities: decisivePassage.p,

@@ -49,3 +49,20 @@ describe('judgeClaim', () => {
     expect(judgement).toMatchObject({ verdict: 'NOT_ENOUGH_EVIDENCE', score: 50, links: [] });
   });
 });
+
+describe('judgeClaim verdict rules', () => {
+  it('supports a claim the passage restates word for word', async () => {
+    const claim = 'The population of Tokyo grew by 4 percent between 2010 and 2020.';
+    const judgement = await judgeClaim(claim, [passage(claim, 'Tokyo')], vectors);
+    expect(judgement.verdict).toBe('SUPPORTED');
+    expect(judgement.probabilities![0]).toBeGreaterThan(0.5);
+  });
+
+  it('needs two relevant passages before a non-decisive vote counts', async () => {
+    const claim = 'Sea levels along the Atlantic coast rose faster in the last decade.';
+    const related = passage('Tide gauges along the Atlantic coast have recorded sea levels for more than a century.', 'Tide gauges');
+    const judgement = await judgeClaim(claim, [related], vectors, { decisiveProbability: 1.01 });
+    expect(judgement.verdict).toBe('NOT_ENOUGH_EVIDENCE');
+    expect(judgement.score).toBe(50);
+  });
+});

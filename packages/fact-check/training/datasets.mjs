@@ -69,6 +69,14 @@ export function nliPairs(root) {
   return pairs;
 }
 
+/**
+ * CLIMATE-FEVER's fixed split: 1 claim in 5 (by a hash of claim_id, 156 of 768) is the dev split, used ONLY to
+ * choose the verdict vote thresholds (scripts/fact-check/chooseThresholds.mjs); the other 612 are the test split.
+ */
+export function climateFeverSplit(claim) {
+  return hash(String(claim.claim_id)) % 5 === 0 ? 'dev' : 'test';
+}
+
 /** CLIMATE-FEVER claims with their evidence sentences. */
 export function climateFever(root) {
   return readFileSync(join(root, 'climate-fever/climate-fever-dev.jsonl'), 'utf8')

@@ -8,6 +8,7 @@ import {
   alignPair, checkWorthinessFeatures, CHECK_WORTHINESS_FEATURE_COUNT, entailmentFeatures, ENTAILMENT_FEATURE_COUNT, loadWordVectors,
 } from '../dist/index.js';
 import { checkWorthinessSentences, nliPairs, requireFactcheckRoot } from './datasets.mjs';
+import { feverNeutralPairs, feverSelfPairs } from './feverNeutralPairs.mjs';
 
 const root = requireFactcheckRoot();
 const out = fileURLToPath(new URL('.data/', import.meta.url));
@@ -26,7 +27,8 @@ function write(name, rows, width, featuresOf) {
 
 if (which === 'all' || which === 'entailment') {
   // Premise = evidence, hypothesis = claim. Very long FEVER evidence is cut to 1,500 characters, as passages are.
-  write('entailment', nliPairs(root), ENTAILMENT_FEATURE_COUNT, (p) =>
+  const pairs = nliPairs(root);
+  write('entailment', [...pairs, ...feverNeutralPairs(pairs), ...feverSelfPairs(pairs)], ENTAILMENT_FEATURE_COUNT, (p) =>
     entailmentFeatures(alignPair(p.hypothesis, p.premise.slice(0, 1500), vectors)));
 }
 if (which === 'all' || which === 'checkworthiness') {

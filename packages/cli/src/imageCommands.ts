@@ -1,0 +1,60 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Writable } from 'node:stream';
+import { analyzeImageAuthenticity, ApiError } from '@content-analysis/engine';
+import { exportRawMap, renderHeatmap, decodeImage, kernelRegistry } from '@content-analysis/forensics';
+import { extractImageMetadata } from '@content-analysis/image-metadata';
+
+async function readImage(path: string): Promise<Buffer> {
+  return readFile(path);
+}
+
+function asApiError(error: unknown): never {
+  if ((error as { code?: unknown })?.code === 'BAD_REQUEST') throw new ApiError('BAD_REQUEST', (error as Error).message, { cause: error });
+  throw error;
+}
+
+/** `image-metadata <file>`: the metadata, exif, c2pa and AI watermark fields of an image, as JSON. */
+export async function imageMetadataCommand(argv: string[], out: Writable, usage: (message: string) => Error): Promise<number> {
+  const { positionals } = parseArgs({ args: argv, allowPositionals: true, options: {} });
+  if (positionals.length !== 1) throw usage('Usage: image-metadata <image file>');
+  const result = await extractImageMetadata(await readImage(positionals[0]!)).catch(asApiError);
+  out.write(`${JSON.stringify(result, null, 2)}\n`);
+  return 0;
+}
+
+/**
+ * `forensics <image> [--out dir]`: prints the advanced analysis as JSON; with --out, writes per map a heatmap over
+ * the image (`<tool>.<kernel>.<map>.heatmap.png`), the raw map as 16-bit grayscale (`<tool>.<kernel>.<map>.raw.png`)
+ * and its scale (`<tool>.<kernel>.<map>.raw.json`).
+ */
+export async function forensicsCommand(argv: string[], out: Writable, usage: (message: string) => Error): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { out: { type: 'string' } } });
+  if (positionals.length !== 1) throw usage('Usage: forensics <image file> [--out <dir>]');
+  const bytes = await readImage(positionals[0]!);
+  const { report, kernels } = await analyzeImageAuthenticity(bytes);
+  const written: string[] = [];
+  if (values.out !== undefined) {
+    mkdirSync(values.out, { recursive: true });
+    const underlay = await decodeImage(bytes);
+    for (const outcome of kernels) {
+      if (outcome.state !== 'completed') continue;
+      const tool = kernelRegistry[outcome.id].tool;
+      for (const map of outcome.result.maps) {
+        const stem = join(values.out, `${tool}.${outcome.id}.${map.name}`);
+        if (map.cellSize > 0) {
+          writeFileSync(`${stem}.heatmap.png`, await renderHeatmap(map, { underlay }));
+          written.push(`${stem}.heatmap.png`);
+        }
+        const raw = exportRawMap(map);
+        writeFileSync(`${stem}.raw.png`, raw.png);
+        writeFileSync(`${stem}.raw.json`, `${JSON.stringify(raw.sidecar, null, 2)}\n`);
+        written.push(`${stem}.raw.png`, `${stem}.raw.json`);
+      }
+    }
+  }
+  out.write(`${JSON.stringify({ status: 200, ...report, ...(written.length ? { files: written } : {}) }, null, 2)}\n`);
+  return 0;
+}

@@ -1,0 +1,43 @@
+import { CREDIT_COSTS } from '@content-analysis/credits';
+import { FetchError, fetchErrorToApiCode, validatePublicUrl } from '@content-analysis/fetch';
+import { analyzeImageAuthenticity } from '../advanced/analyzeImageAuthenticity.js';
+import type { AuthenticityReport } from '../advanced/analyzeImageAuthenticity.js';
+import { ApiError } from '../errors.js';
+import { ADVANCED_CREDITS, defineFeature } from '../feature.js';
+import { advancedImageDetectionRequest } from '../schemas/requests.js';
+import type { AdvancedImageDetectionRequest } from '../schemas/requests.js';
+import { advancedImageDetectionResult } from '../schemas/results.js';
+
+/** Formats the advanced endpoint reads. */
+const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+
+export const advancedImageDetectionFeature = defineFeature<AdvancedImageDetectionRequest, AuthenticityReport>({
+  id: 'advanced-image-detection',
+  title: 'Advanced AI Image Detection',
+  description:
+    'Forensic analysis of a public image URL: metadata and content credentials, error level analysis, noise ' +
+    'residuals, demosaicing traces and edge anomalies, each reported with its measured numbers, and a label, ' +
+    'confidence and authenticity from a documented rule. 500 credits, charged after a successful analysis.',
+  routes: ['/v2/advanced-image-detection'],
+  errorStyle: 'advanced',
+  request: advancedImageDetectionRequest,
+  result: advancedImageDetectionResult,
+  credits: ADVANCED_CREDITS,
+  statusField: true,
+  async plan(request, context) {
+    // The spec's URL rules are checked before the balance, so a bad URL is never an "Insufficient credits".
+    try {
+      validatePublicUrl(request.image_url);
+    } catch (error) {
+      if (error instanceof FetchError) throw new ApiError(fetchErrorToApiCode(error), error.message, { cause: error });
+      throw error;
+    }
+    return {
+      cost: CREDIT_COSTS.advancedImageDetection,
+      analyse: async () => {
+        const image = await context.fetchRemote(request.image_url, { accept: IMAGE_TYPES, maxBytes: 25 * 1024 * 1024 });
+        return (await analyzeImageAuthenticity(image.bytes)).report;
+      },
+    };
+  },
+});

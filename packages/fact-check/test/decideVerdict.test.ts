@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { decideVerdict, type ScoredPassage, type VerdictThresholds } from '../src/decideVerdict.js';
+
+const T: VerdictThresholds = { decisive: 0.5, partial: 0.5, minVotes: 2, refuteBelow: -0.45, supportFrom: -0.15 };
+const passage = (e: number, c: number, overlap = 0.5): ScoredPassage => ({ p: [e, 1 - e - c, c], overlap });
+
+describe('decideVerdict', () => {
+  it('gives NOT_ENOUGH_EVIDENCE, score 50, without passages', () => {
+    expect(decideVerdict([], T)).toEqual({ verdict: 'NOT_ENOUGH_EVIDENCE', decisive: -1, score: 50 });
+  });
+
+  it('lets one decisive contradiction refute, scored from that passage', () => {
+    expect(decideVerdict([passage(0.1, 0.2), passage(0.1, 0.8)], T)).toEqual({ verdict: 'REFUTED', decisive: 1, score: 15 });
+  });
+
+  it('makes a decisive support partial when another passage decisively contradicts less strongly', () => {
+    expect(decideVerdict([passage(0.9, 0.05), passage(0.2, 0.6)], T).verdict).toBe('PARTIALLY_SUPPORTED');
+  });
+
+  it('gives NOT_ENOUGH_EVIDENCE for a single non-decisive passage', () => {
+    expect(decideVerdict([passage(0.3, 0.3)], T)).toMatchObject({ verdict: 'NOT_ENOUGH_EVIDENCE', score: 50 });
+  });
+
+  it('lets non-decisive passages vote, weighted by overlap', () => {
+    // vote = (0.8 * 0 + 0.2 * -0.35) / 1 = -0.07 >= -0.15: supported; score 50 + 50 (-0.07 + 0.3) = 61.5.
+    const supported = decideVerdict([passage(0.2, 0.2, 0.8), passage(0.1, 0.45, 0.2)], T);
+    expect(supported).toMatchObject({ verdict: 'SUPPORTED', decisive: 0 });
+    expect(supported.score).toBeGreaterThanOrEqual(61);
+    expect(supported.score).toBeLessThanOrEqual(62);
+    // The same passages with the weights swapped: vote -0.28, between the thresholds.
+    expect(decideVerdict([passage(0.2, 0.2, 0.2), passage(0.1, 0.45, 0.8)], T).verdict).toBe('PARTIALLY_SUPPORTED');
+    // Both passages leaning to contradiction: vote -0.46 refutes, scored below 50, explained by the most contradicting.
+    expect(decideVerdict([passage(0.02, 0.48), passage(0.01, 0.47)], T)).toMatchObject({ verdict: 'REFUTED', decisive: 0 });
+    expect(decideVerdict([passage(0.02, 0.48), passage(0.01, 0.47)], T).score).toBeLessThan(50);
+  });
+});
