@@ -1,12 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryLedger } from '@content-analysis/credits';
-import { advancedImageDetectionResult, ApiError, Engine, toAdvancedErrorBody } from '../src/index.js';
+import { advancedImageDetectionResult, ApiError, toAdvancedErrorBody } from '../src/index.js';
+import { meteredEngine, routeToLocal, startLocalServer } from './helpers.js';
 
 const DATASETS = process.env.CONTENT_ANALYSIS_DATASETS ?? join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'datasets');
 const TAMPERED_C2PA = join(DATASETS, 'images', 'c2pa-sdk-fixtures', 'c2pa-rs', 'XCA.jpg');
@@ -29,33 +26,21 @@ async function syntheticPhoto(): Promise<Buffer> {
   return sharp(data, { raw: { width, height, channels: 3 } }).jpeg({ quality: 92 }).toBuffer();
 }
 
-let server: Server;
-let port = 0;
+let server: Awaited<ReturnType<typeof startLocalServer>>;
 const files = new Map<string, Buffer>();
 beforeAll(async () => {
   files.set('/photo.jpg', await syntheticPhoto());
   if (existsSync(TAMPERED_C2PA)) files.set('/tampered.jpg', readFileSync(TAMPERED_C2PA));
   files.set('/page.html', Buffer.from('<!doctype html><html><body>not an image</body></html>'));
-  server = createServer((req, res) => {
+  server = await startLocalServer((req, res) => {
     const body = files.get(req.url ?? '');
     if (!body) return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': req.url!.endsWith('.html') ? 'text/html' : 'image/jpeg' }).end(body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
-async function setup(credits = 2000) {
-  const ledger = new MemoryLedger();
-  const engine = new Engine({
-    ledger,
-    fetch: { resolve: async () => [{ address: '93.184.216.34', family: 4 }], dial: () => ({ host: '127.0.0.1', port }) },
-  });
-  const account = await ledger.createAccount({ credits });
-  const { token } = await ledger.createToken(account.id);
-  return { ledger, engine, accountId: account.id, token };
-}
+const setup = (credits = 2000) => meteredEngine({ credits, fetch: routeToLocal(() => server.port) });
 
 async function advancedError(promise: Promise<unknown>) {
   const error = await promise.then(() => new Error('expected a rejection'), (e: unknown) => e);

@@ -1,9 +1,6 @@
-import { createServer } from 'node:http';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countWords, MemoryLedger } from '@content-analysis/credits';
-import { ApiError, Engine } from '../src/index.js';
+import { countWords } from '@content-analysis/credits';
+import { meteredEngine, rejection, routeToLocal, startLocalServer } from './helpers.js';
 
 const ESSAY =
   'My grandmother kept bees behind the shed for almost forty years, and every August the whole house smelled of ' +
@@ -11,10 +8,9 @@ const ESSAY =
   'made no sense to me at nine and makes only a little more sense now. The honey was dark, almost bitter some ' +
   'years, and she sold it from a card table at the end of the lane with a coffee tin for the money.';
 
-let server: Server;
-let port = 0;
+let server: Awaited<ReturnType<typeof startLocalServer>>;
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  server = await startLocalServer((req, res) => {
     if (req.url === '/essay') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(`<!doctype html><html><head><title>Bees</title></head><body><nav>Home | About</nav><article><h1>Bees</h1><p>${ESSAY}</p></article><footer>© 2026</footer></body></html>`);
@@ -22,28 +18,10 @@ beforeAll(async () => {
       res.writeHead(404).end();
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
-async function setup(credits = 2000) {
-  const ledger = new MemoryLedger();
-  const engine = new Engine({
-    ledger,
-    // Every host is a public address that is dialled on this machine's test server.
-    fetch: { resolve: async () => [{ address: '93.184.216.34', family: 4 }], dial: () => ({ host: '127.0.0.1', port }) },
-  });
-  const account = await ledger.createAccount({ credits });
-  const { token } = await ledger.createToken(account.id);
-  return { ledger, engine, accountId: account.id, token };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(() => new Error('expected a rejection'), (e: unknown) => e);
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
-}
+const setup = (credits = 2000) => meteredEngine({ credits, fetch: routeToLocal(() => server.port) });
 
 describe('ai-content-detection', () => {
   it('answers the documented fields and charges one credit per word', async () => {

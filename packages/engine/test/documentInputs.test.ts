@@ -1,13 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countWords, MemoryLedger } from '@content-analysis/credits';
+import { countWords } from '@content-analysis/credits';
 import { EvidenceStore } from '@content-analysis/fact-check';
 import { SourceIndex } from '@content-analysis/plagiarism';
-import { ApiError, Engine } from '../src/index.js';
+import { meteredEngine, rejection, routeToLocal, startLocalServer } from './helpers.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'documents');
 const fixture = (name: string) => readFileSync(join(FIXTURES, name));
@@ -22,39 +19,26 @@ const routes: Record<string, { type: string; body: Buffer } | { redirect: string
   '/to-metadata': { redirect: 'http://169.254.169.254/latest/meta-data/' },
 };
 
-let server: Server;
-let port = 0;
+let server: Awaited<ReturnType<typeof startLocalServer>>;
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  server = await startLocalServer((req, res) => {
     const route = routes[req.url ?? ''];
     if (!route) return void res.writeHead(404).end();
     if ('redirect' in route) return void res.writeHead(302, { location: route.redirect }).end();
     res.writeHead(200, { 'content-type': route.type }).end(route.body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
-async function setup() {
-  const ledger = new MemoryLedger();
+function setup() {
   const index = SourceIndex.open();
   // The PDF's text is also a known source, so a plagiarism check of the PDF finds it.
   index.add({ url: 'https://journal.example.org/marshes', title: 'Tidal Marshes as Flood Buffers', text: PDF_TEXT });
-  const engine = new Engine({
-    ledger,
-    fetch: { resolve: async () => [{ address: '93.184.216.34', family: 4 }], dial: () => ({ host: '127.0.0.1', port }) },
+  return meteredEngine({
+    credits: 50_000,
+    fetch: routeToLocal(() => server.port),
     services: { plagiarismIndex: index, evidenceStore: new EvidenceStore() },
   });
-  const account = await ledger.createAccount({ credits: 50_000 });
-  const { token } = await ledger.createToken(account.id);
-  return { ledger, engine, accountId: account.id, token };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(() => new Error('expected a rejection'), (e: unknown) => e);
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
 }
 
 describe('file and website inputs', () => {

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MemoryLedger } from '@content-analysis/credits';
 import { ApiError, Engine, textCompareFeature } from '../src/index.js';
-import { probeFeature } from './helpers.js';
+import { probeFeature, rejection } from './helpers.js';
 import type { Probe } from './helpers.js';
 
 async function setup(credits = 2000) {
@@ -13,16 +13,6 @@ async function setup(credits = 2000) {
   return { ledger, engine, probe, accountId: account.id, token };
 }
 
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
-}
 
 describe('Engine.execute', () => {
   let ctx: Awaited<ReturnType<typeof setup>>;

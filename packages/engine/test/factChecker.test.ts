@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { countWords, MemoryLedger } from '@content-analysis/credits';
+import { countWords } from '@content-analysis/credits';
 import { EvidenceStore } from '@content-analysis/fact-check';
-import { ApiError, Engine, factCheckerResult } from '../src/index.js';
+import { ApiError, factCheckerResult } from '../src/index.js';
+import { meteredEngine } from './helpers.js';
 
 const TEXT =
   'The Eiffel Tower was completed in 1889 for the World Fair in Paris. It is about 330 metres tall and was the ' +
   'tallest structure in the world until 1930. I think it is the most beautiful building in Europe. Do you agree? ' +
   'Millions of people visit the tower every year, and it has become a global symbol of France.';
 
-async function setup(credits = 5000, withEvidence = true) {
-  const ledger = new MemoryLedger();
+function setup(credits = 5000, withEvidence = true) {
   const store = new EvidenceStore(
     withEvidence
       ? [
@@ -24,10 +24,7 @@ async function setup(credits = 5000, withEvidence = true) {
         ]
       : [],
   );
-  const engine = new Engine({ ledger, services: { evidenceStore: store } });
-  const account = await ledger.createAccount({ credits });
-  const { token } = await ledger.createToken(account.id);
-  return { ledger, engine, accountId: account.id, token };
+  return meteredEngine({ credits, services: { evidenceStore: store } });
 }
 
 describe('/v2/fact-checker', () => {

@@ -1,6 +1,11 @@
+import { createServer } from 'node:http';
+import type { RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
 import * as z from 'zod';
-import { defineFeature, SNAKE_CASE_CREDITS } from '../src/index.js';
-import type { Feature } from '../src/index.js';
+import { MemoryLedger } from '@content-analysis/credits';
+import { ApiError, defineFeature, Engine, SNAKE_CASE_CREDITS } from '../src/index.js';
+import type { EngineOptions, Feature } from '../src/index.js';
 
 export interface Probe {
   events: string[];
@@ -39,4 +44,39 @@ export function probeFeature(probe: Probe, options: { id?: string; cost?: number
       };
     },
   });
+}
+
+/** The ApiError a promise rejects with; fails the test if it resolves or rejects with anything else. */
+export async function rejection(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.then(
+    () => new Error('expected a rejection'),
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+}
+
+/** An engine with an in-memory ledger and one account of `credits` credits, and that account's token. */
+export async function meteredEngine(options: Omit<EngineOptions, 'ledger'> & { credits?: number } = {}) {
+  const { credits = 2000, ...engineOptions } = options;
+  const ledger = new MemoryLedger();
+  const engine = new Engine({ ledger, ...engineOptions });
+  const account = await ledger.createAccount({ credits });
+  const { token } = await ledger.createToken(account.id);
+  return { ledger, engine, accountId: account.id, token };
+}
+
+/** Fetch options that route every host name to a local test server, through a public-looking address. */
+export function routeToLocal(port: () => number): NonNullable<EngineOptions['fetch']> {
+  return { resolve: async () => [{ address: '93.184.216.34', family: 4 }], dial: () => ({ host: '127.0.0.1', port: port() }) };
+}
+
+/** A loopback HTTP server for the duration of a test file. */
+export async function startLocalServer(handler: RequestListener): Promise<{ port: number; close(): Promise<void> }> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { countWords, MemoryLedger } from '@content-analysis/credits';
+import { countWords } from '@content-analysis/credits';
 import { SourceIndex } from '@content-analysis/plagiarism';
-import { ApiError, Engine, plagiarismResult, plagiarismV1Result } from '../src/index.js';
+import { plagiarismResult, plagiarismV1Result } from '../src/index.js';
+import { meteredEngine, rejection } from './helpers.js';
 
 const SOURCE =
   'The lighthouse keeper climbed the spiral stairs every evening at dusk to light the lamp. In winter storms the ' +
@@ -13,20 +14,10 @@ const ESSAY =
   'evening at dusk to light the lamp. Nobody in the village thought of this as heroic; it was simply the job, ' +
   'done the same way in fair weather and foul, for as long as anyone could remember.';
 
-async function setup(credits = 2000) {
-  const ledger = new MemoryLedger();
+function setup(credits = 2000) {
   const index = SourceIndex.open();
   index.add({ url: 'https://history.example.org/lighthouse', title: 'The keeper', text: SOURCE });
-  const engine = new Engine({ ledger, services: { plagiarismIndex: index } });
-  const account = await ledger.createAccount({ credits });
-  const { token } = await ledger.createToken(account.id);
-  return { ledger, engine, accountId: account.id, token };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(() => new Error('expected a rejection'), (e: unknown) => e);
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
+  return meteredEngine({ credits, services: { plagiarismIndex: index } });
 }
 
 describe('/v2/plagiarism', () => {
