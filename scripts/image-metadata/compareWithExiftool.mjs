@@ -21,6 +21,8 @@ export const FIELD_MAP = [
   ['exif.FocalLength', ['ExifIFD:FocalLength'], 'number'],
   ['exif.Flash', ['ExifIFD:Flash'], 'number'],
   ['exif.LensModel', ['ExifIFD:LensModel'], 'string'],
+  ['exif.UserComment', ['ExifIFD:UserComment'], 'string'],
+  ['exif.SerialNumber', ['ExifIFD:SerialNumber'], 'string'],
   ['exif.ExifImageWidth', ['ExifIFD:ExifImageWidth'], 'number'],
   ['exif.ExifImageHeight', ['ExifIFD:ExifImageHeight'], 'number'],
   ['exif.GPSLatitude', ['Composite:GPSLatitude'], 'number'],

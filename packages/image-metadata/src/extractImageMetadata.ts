@@ -10,7 +10,7 @@ import { toImageBytes, type ImageInput } from './input/toImageBytes.js';
 import { parseIptcIim, type IptcFields } from './iptc/parseIptcIim.js';
 import { toMetadataObject, type ImageMetadataObject } from './metadata/toMetadataObject.js';
 import {
-  c2paSignals, exifSoftwareSignals, groupSignals, pngTextSignals, watermarkSignals, xmpSignals,
+  c2paSignals, exifSoftwareSignals, exifUserCommentSignals, groupSignals, pngTextSignals, watermarkSignals, xmpSignals,
   type AiSignal, type SignalStrength,
 } from './signals/aiSignals.js';
 import { decodeInvisibleWatermark, type InvisibleWatermarkResult } from './watermark/decodeInvisibleWatermark.js';
@@ -133,6 +133,7 @@ export async function extractImageMetadata(input: ImageInput, options: ExtractIm
     ...xmpSignals(exif, xmp),
     ...pngTextSignals(metadata),
     ...exifSoftwareSignals(exif, xmp),
+    ...exifUserCommentSignals(exif),
     ...(watermark ? watermarkSignals(watermark) : []),
   ];
   const result: ImageMetadataResult = {

@@ -1,5 +1,4 @@
-import exifr from 'exifr';
-type ExifrOptions = NonNullable<Parameters<typeof exifr.sidecar>[1]>;
+import { readTiffIfds, type TiffTags } from './readTiffIfds.js';
 
 /**
  * Camera EXIF under exiftool's tag names (what users compare with), values as `exiftool -n` prints them: dates as
@@ -31,53 +30,57 @@ export interface CameraExif {
   GPSLongitude?: number;
   GPSAltitude?: number;
   GPSDateStamp?: string;
+  /** Decoded text of the EXIF UserComment (its 8-byte character code removed), when not blank. */
+  UserComment?: string;
 }
 
-const EXIFR_OPTIONS: ExifrOptions = {
-  tiff: true, ifd0: {}, exif: true, gps: true, interop: false, ifd1: false, makerNote: false, userComment: false,
-  xmp: false, iptc: false, icc: false, jfif: false, ihdr: false,
-  translateKeys: true, translateValues: false, reviveValues: false, sanitize: true, mergeOutput: false,
+const IFD0_STRINGS: readonly [number, keyof CameraExif][] = [
+  [0x010f, 'Make'], [0x0110, 'Model'], [0x0131, 'Software'], [0x0132, 'ModifyDate'], [0x013b, 'Artist'],
+  [0x8298, 'Copyright'], [0x010e, 'ImageDescription'],
+];
+const EXIF_STRINGS: readonly [number, keyof CameraExif][] = [
+  [0x9003, 'DateTimeOriginal'], [0x9004, 'CreateDate'], [0x9011, 'OffsetTimeOriginal'], [0xa433, 'LensMake'],
+  [0xa434, 'LensModel'], [0xa431, 'SerialNumber'],
+];
+const EXIF_NUMBERS: readonly [number, keyof CameraExif][] = [
+  [0x829a, 'ExposureTime'], [0x829d, 'FNumber'], [0x8827, 'ISO'], [0x920a, 'FocalLength'], [0x9209, 'Flash'],
+  [0xa002, 'ExifImageWidth'], [0xa003, 'ExifImageHeight'],
+];
+const NO_TAGS: TiffTags = new Map();
+const WANTED = {
+  ifd0: new Set([...IFD0_STRINGS.map(([tag]) => tag), 0x0112]),
+  exif: new Set([...EXIF_STRINGS, ...EXIF_NUMBERS].map(([tag]) => tag).concat(0x9286)),
+  gps: new Set([1, 2, 3, 4, 5, 6, 0x1d]),
 };
 
-const STRING_TAGS = ['Make', 'Model', 'Software', 'ModifyDate', 'Artist', 'Copyright', 'ImageDescription'] as const;
-const EXIF_STRING_TAGS = ['DateTimeOriginal', 'CreateDate', 'OffsetTimeOriginal', 'LensMake', 'LensModel'] as const;
-const EXIF_NUMBER_TAGS = ['ExposureTime', 'FNumber', 'ISO', 'FocalLength', 'Flash', 'ExifImageWidth', 'ExifImageHeight'] as const;
-
-type Tags = Record<string, unknown>;
-
-/** Reads camera EXIF from a TIFF stream (sharp's `exif` buffer without its `Exif\0\0` header, or a bare TIFF). */
-export async function readCameraExif(exif: Uint8Array): Promise<CameraExif> {
+/** Reads camera EXIF from a TIFF stream (sharp's `exif` buffer with its `Exif\0\0` header, or a bare TIFF). */
+export function readCameraExif(exif: Uint8Array): CameraExif {
   const tiff = hasExifHeader(exif) ? exif.subarray(6) : exif;
-  const parsed = (await exifr.parse(Buffer.from(tiff.buffer, tiff.byteOffset, tiff.byteLength), EXIFR_OPTIONS)) as
-    | { ifd0?: Tags; exif?: Tags; gps?: Tags }
-    | undefined;
+  const { ifd0 = NO_TAGS, exif: sub = NO_TAGS, gps = NO_TAGS } = readTiffIfds(tiff, WANTED);
   const out: CameraExif = {};
-  if (!parsed) return out;
-  const ifd0 = parsed.ifd0 ?? {};
-  const sub = parsed.exif ?? {};
-  const gps = parsed.gps ?? {};
-  for (const tag of STRING_TAGS) setString(out, tag, ifd0[tag]);
-  const orientation = ifd0['Orientation'];
+  for (const [tag, name] of IFD0_STRINGS) setString(out, name, ifd0.get(tag));
+  const orientation = ifd0.get(0x0112);
   if (typeof orientation === 'number') out.Orientation = orientation;
-  for (const tag of EXIF_STRING_TAGS) setString(out, tag, sub[tag]);
-  for (const tag of EXIF_NUMBER_TAGS) {
-    const value = sub[tag];
-    if (typeof value === 'number' && Number.isFinite(value)) out[tag] = value;
+  for (const [tag, name] of EXIF_STRINGS) setString(out, name, sub.get(tag));
+  for (const [tag, name] of EXIF_NUMBERS) {
+    const value = sub.get(tag);
+    if (typeof value === 'number' && Number.isFinite(value)) (out as Record<string, unknown>)[name] = value;
   }
-  setString(out, 'SerialNumber', sub['BodySerialNumber'] ?? ifd0['SerialNumber']);
-  const latitude = degrees(gps['GPSLatitude'], gps['GPSLatitudeRef'], 'S');
-  const longitude = degrees(gps['GPSLongitude'], gps['GPSLongitudeRef'], 'W');
+  const latitude = degrees(gps.get(2), gps.get(1), 'S');
+  const longitude = degrees(gps.get(4), gps.get(3), 'W');
   if (latitude !== undefined && longitude !== undefined) {
     out.GPSLatitude = latitude;
     out.GPSLongitude = longitude;
   }
-  const altitude = gps['GPSAltitude'];
+  const altitude = gps.get(6);
   if (typeof altitude === 'number' && Number.isFinite(altitude)) {
-    const ref = gps['GPSAltitudeRef'];
+    const ref = gps.get(5);
     const below = ref instanceof Uint8Array ? ref[0] === 1 : ref === 1;
     out.GPSAltitude = below ? -altitude : altitude;
   }
-  setString(out, 'GPSDateStamp', gps['GPSDateStamp']);
+  setString(out, 'GPSDateStamp', gps.get(0x1d));
+  const comment = sub.get(0x9286);
+  if (comment instanceof Uint8Array) setString(out, 'UserComment', decodeUserComment(comment, tiff[0] === 0x49));
   return out;
 }
 
@@ -100,4 +103,19 @@ function degrees(value: unknown, ref: unknown, negative: string): number | undef
   } else if (typeof value === 'number' && Number.isFinite(value)) decimal = value;
   if (decimal === undefined) return undefined;
   return typeof ref === 'string' && ref.trim().toUpperCase() === negative ? -decimal : decimal;
+}
+
+/**
+ * EXIF UserComment: an 8-byte character code, then the text. `UNICODE` is UTF-16 in the byte order of the TIFF
+ * stream (as exiftool reads it; AUTOMATIC1111 writes its generation parameters so, through piexif, big-endian).
+ */
+function decodeUserComment(bytes: Uint8Array, littleEndian: boolean): string {
+  const code = String.fromCharCode(...bytes.subarray(0, Math.min(8, bytes.length)));
+  const body = bytes.subarray(Math.min(8, bytes.length));
+  if (code.startsWith('UNICODE')) {
+    const units = Buffer.from(body.subarray(0, body.length & ~1));
+    if (!littleEndian) units.swap16();
+    return units.toString('utf16le');
+  }
+  return Buffer.from(body).toString(code.startsWith('ASCII') ? 'latin1' : 'utf8');
 }

@@ -14,6 +14,7 @@ export type AiSignalSource =
   | 'xmp_digital_source_type'
   | 'png_text_chunk'
   | 'exif_software'
+  | 'exif_user_comment'
   | 'invisible_watermark';
 
 /** One piece of evidence that a generator made or touched the image. */
@@ -24,19 +25,23 @@ export interface AiSignal {
   evidence: string;
 }
 
-/** IPTC digital source types that declare generative AI. */
-const AI_SOURCE_TYPES = /\/(trainedAlgorithmicMedia|compositeWithTrainedAlgorithmicMedia)$/;
+/**
+ * IPTC digital source types that declare generative AI, as a full NewsCodes URI or the bare term. `algorithmicMedia`
+ * (pure algorithm, no training data) and `compositeSynthetic` are not generative AI.
+ */
+const AI_SOURCE_TYPES = /(?:^|\/)(trainedAlgorithmicMedia|compositeWithTrainedAlgorithmicMedia)$/;
 /** Generator names as they appear in claim generators, Software, CreatorTool and Make tags. */
 const GENERATORS: readonly [RegExp, string][] = [
   [/firefly/i, 'Adobe Firefly'],
-  [/dall[-·_ ]?e|openai|chatgpt/i, 'OpenAI'],
+  // Word boundaries: "Randall Evans" is not DALL-E, "Imagenomic" not Imagen.
+  [/\bdall[-·_ ]?e\b|\bopenai\b|\bchatgpt\b/i, 'OpenAI'],
   [/midjourney/i, 'Midjourney'],
   [/novelai/i, 'NovelAI'],
   [/comfyui/i, 'ComfyUI'],
   [/invokeai/i, 'InvokeAI'],
   [/automatic1111|stable[-_ ]?diffusion[-_ ]?web[-_ ]?ui/i, 'Stable Diffusion web UI'],
   [/stable[-_ ]?diffusion|stability[-_ ]?ai|dreamstudio/i, 'Stability AI'],
-  [/imagen|gemini|google[-_ ]?ai/i, 'Google'],
+  [/\bimagen\b|\bgemini\b|google[-_ ]?ai/i, 'Google'],
   [/bing image creator|microsoft designer/i, 'Microsoft'],
   [/meta ai|imagine with meta/i, 'Meta AI'],
   [/ideogram/i, 'Ideogram'],
@@ -79,7 +84,7 @@ export function c2paSignals(c2pa: C2paObject): AiSignal[] {
 
 /** IPTC / XMP `DigitalSourceType` declaring generative AI. */
 export function xmpSignals(exif: ExifObject, xmp: XmpProperties): AiSignal[] {
-  const type = typeof exif['DigitalSourceType'] === 'string' ? exif['DigitalSourceType'] : '';
+  const type = typeof exif['DigitalSourceType'] === 'string' ? exif['DigitalSourceType'].trim() : '';
   if (!AI_SOURCE_TYPES.test(type)) return [];
   const tool = [xmp['xmp:CreatorTool'], exif.Software, exif.Make].find((v): v is string => typeof v === 'string');
   return [{ issuer: (tool && generatorOf(tool)) ?? tool ?? 'IPTC DigitalSourceType', signal: 'xmp_digital_source_type', strength: 'strong', evidence: type }];
@@ -90,7 +95,7 @@ export function pngTextSignals(metadata: ImageMetadataObject): AiSignal[] {
   const out: AiSignal[] = [];
   const chunks = new Map((metadata.comments ?? []).map((c) => [c.keyword, c.text] as const));
   const parameters = chunks.get('parameters');
-  if (parameters && /\bSteps: \d+/.test(parameters) && /\b(Sampler|Seed|CFG scale): /.test(parameters)) {
+  if (parameters && isWebUiParameters(parameters)) {
     out.push({ issuer: 'Stable Diffusion web UI', signal: 'png_text_chunk', strength: 'moderate', evidence: `parameters: ${parameters.slice(0, 120)}` });
   }
   const prompt = chunks.get('prompt');
@@ -98,10 +103,8 @@ export function pngTextSignals(metadata: ImageMetadataObject): AiSignal[] {
   if ((prompt && /"class_type"\s*:/.test(prompt)) || (workflow && /"nodes"\s*:/.test(workflow))) {
     out.push({ issuer: 'ComfyUI', signal: 'png_text_chunk', strength: 'moderate', evidence: prompt ? 'prompt (ComfyUI node graph)' : 'workflow (ComfyUI)' });
   }
-  const software = chunks.get('Software');
-  if ((software && /novelai/i.test(software)) || (chunks.get('Source') ?? '').match(/novelai|stable diffusion [0-9a-f]{8}/i)) {
-    out.push({ issuer: 'NovelAI', signal: 'png_text_chunk', strength: 'moderate', evidence: `Software: ${software ?? ''} Source: ${chunks.get('Source') ?? ''}`.trim() });
-  }
+  const novelAi = novelAiEvidence(chunks);
+  if (novelAi) out.push({ issuer: 'NovelAI', signal: 'png_text_chunk', strength: 'moderate', evidence: novelAi });
   if (chunks.has('invokeai_metadata') || chunks.has('sd-metadata')) {
     out.push({ issuer: 'InvokeAI', signal: 'png_text_chunk', strength: 'moderate', evidence: chunks.has('invokeai_metadata') ? 'invokeai_metadata' : 'sd-metadata' });
   }
@@ -114,6 +117,43 @@ export function pngTextSignals(metadata: ImageMetadataObject): AiSignal[] {
     }
   }
   return out;
+}
+
+/** `Steps: 20, Sampler: Euler a, CFG scale: 7, Seed: ...`: the generation parameters of AUTOMATIC1111 and Forge. */
+function isWebUiParameters(text: string): boolean {
+  return /\bSteps: \d+/.test(text) && /\b(Sampler|Seed|CFG scale): /.test(text);
+}
+
+/**
+ * NovelAI's chunks: `Software: NovelAI`, `Source: NovelAI Diffusion ...` (older: `Stable Diffusion <hash>`), and a
+ * `Comment` JSON of its request (`prompt`, `steps`, `sampler`, `uc` = undesired content). Any one is enough.
+ */
+function novelAiEvidence(chunks: ReadonlyMap<string, string>): string | undefined {
+  const software = chunks.get('Software');
+  const source = chunks.get('Source');
+  const parts: string[] = [];
+  if (software && /novelai/i.test(software)) parts.push(`Software: ${software}`);
+  if (source && /novelai|stable diffusion [0-9a-f]{8}/i.test(source)) parts.push(`Source: ${source}`);
+  const comment = chunks.get('Comment');
+  if (comment && comment.trimStart().startsWith('{') && isNovelAiRequest(comment)) parts.push('Comment: NovelAI request JSON');
+  return parts.length > 0 ? parts.join('; ') : undefined;
+}
+
+function isNovelAiRequest(json: string): boolean {
+  try {
+    const request = JSON.parse(json) as Record<string, unknown> | null;
+    return typeof request === 'object' && request !== null && typeof request['uc'] === 'string' &&
+      typeof request['steps'] === 'number' && typeof request['sampler'] === 'string';
+  } catch {
+    return false;
+  }
+}
+
+/** AUTOMATIC1111 / Forge generation parameters in the EXIF UserComment, where they write them in JPEG and WEBP. */
+export function exifUserCommentSignals(exif: ExifObject): AiSignal[] {
+  const comment = exif.UserComment;
+  if (typeof comment !== 'string' || !isWebUiParameters(comment)) return [];
+  return [{ issuer: 'Stable Diffusion web UI', signal: 'exif_user_comment', strength: 'moderate', evidence: `UserComment: ${comment.slice(0, 120)}` }];
 }
 
 /** EXIF Make / Software / Model and XMP CreatorTool naming a generator. */
