@@ -1,4 +1,6 @@
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
+import { ForensicsPool } from '@content-analysis/forensics';
 import type { Readable, Writable } from 'node:stream';
 import { Engine, openApiDocument, toApiError } from '@content-analysis/engine';
 import type { Feature } from '@content-analysis/engine';
@@ -180,9 +182,13 @@ async function serve(argv: string[], io: CliIo): Promise<number> {
     const { token } = await ledger.createToken(DEFAULT_ACCOUNT, 'first token');
     io.stdout.write(`First access token (shown once, account "${DEFAULT_ACCOUNT}", 2000 credits):\n${token}\n`);
   }
+  const forensicsPool = new ForensicsPool({ threads: Math.max(1, availableParallelism()) });
   const engine = new Engine({
     ledger,
-    services: servicesFrom({ index: sourcesPath(values.index, io.env), sources: values.sources, evidence: values.evidence }),
+    services: {
+      ...servicesFrom({ index: sourcesPath(values.index, io.env), sources: values.sources, evidence: values.evidence }),
+      forensicsPool,
+    },
   });
   const server = createApiServer({ engine, toolServer: values['no-tool-server'] !== true });
   const address = await listen(server, port, values.host ?? '127.0.0.1');
@@ -195,6 +201,7 @@ async function serve(argv: string[], io: CliIo): Promise<number> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  await forensicsPool.close();
   await ledger.close();
   return 0;
 }

@@ -48,6 +48,14 @@ describe('content-analysis serve', () => {
     const response = await compare(first.url, first.token!);
     expect(response.status).toBe(200);
     expect((((await response.json()) as any)).credits_remaining).toBe(1996);
+    // The default fetch policy of a real server: a loopback image URL is refused before anything is fetched or charged.
+    const advanced = await fetch(`${first.url}/v2/advanced-image-detection`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${first.token}` },
+      body: JSON.stringify({ image_url: `${first.url}/openapi.json` }),
+    });
+    expect(advanced.status).toBe(400);
+    expect(((await advanced.json()) as any).error).toBe('Invalid URL provided');
     first.child.kill('SIGTERM');
     await new Promise((resolve) => first.child.once('exit', resolve));
     const again = await serve(db);

@@ -1,4 +1,5 @@
 import { EvidenceStore } from '@content-analysis/fact-check';
+import type { ForensicsPool } from '@content-analysis/forensics';
 import type { WebSearchProvider as EvidenceSearchProvider } from '@content-analysis/fact-check';
 import { SourceIndex } from '@content-analysis/plagiarism';
 import type { SourceProvider } from '@content-analysis/plagiarism';
@@ -13,6 +14,8 @@ export interface EngineServices {
   plagiarism: { index: SourceIndex; providers: readonly SourceProvider[] };
   /** Fact-check evidence: the trusted documents, and an optional web search provider. */
   evidence: { store: EvidenceStore; searchProvider?: EvidenceSearchProvider };
+  /** Worker threads for the forensic kernels of advanced image detection; without one they run on the caller's thread. */
+  forensicsPool?: ForensicsPool;
 }
 
 export interface EngineServicesOptions {
@@ -24,6 +27,8 @@ export interface EngineServicesOptions {
   evidenceStore?: EvidenceStore;
   /** @default none */
   evidenceSearchProvider?: EvidenceSearchProvider;
+  /** @default none: kernels run one after another on the calling thread */
+  forensicsPool?: ForensicsPool;
 }
 
 /** Services with their defaults filled in, created lazily so an engine that never checks plagiarism pays nothing. */
@@ -36,6 +41,7 @@ export function lazyServices(options: EngineServicesOptions): () => EngineServic
         store: options.evidenceStore ?? new EvidenceStore(),
         ...(options.evidenceSearchProvider ? { searchProvider: options.evidenceSearchProvider } : {}),
       },
+      ...(options.forensicsPool ? { forensicsPool: options.forensicsPool } : {}),
     };
     return services;
   };

@@ -1,10 +1,13 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ForensicsPool, workerFilename } from '@content-analysis/forensics';
 import { advancedImageDetectionResult, ApiError, toAdvancedErrorBody } from '../src/index.js';
 import { meteredEngine, routeToLocal, startLocalServer } from './helpers.js';
 
+const ROOT = join(import.meta.dirname, '..', '..', '..');
 const DATASETS = process.env.CONTENT_ANALYSIS_DATASETS ?? join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'datasets');
 const TAMPERED_C2PA = join(DATASETS, 'images', 'c2pa-sdk-fixtures', 'c2pa-rs', 'XCA.jpg');
 
@@ -69,6 +72,26 @@ describe('/v2/advanced-image-detection', () => {
     expect(result).toMatchObject({ label: 'Human', confidence: 'Low', authenticity: 'Authentic', language: 'en' });
     expect(result.title).toBe('JPEG image, 512x384');
     expect(result.analysis).toMatch(/classify_image was not run/);
+  });
+
+  it('gives the same report when the kernels run in a worker pool', async () => {
+    if (!existsSync(workerFilename())) {
+      execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', join(ROOT, 'packages', 'forensics')]);
+    }
+    const pool = new ForensicsPool({ threads: 2 });
+    try {
+      const serial = await setup();
+      const pooled = await meteredEngine({ fetch: routeToLocal(() => server.port), services: { forensicsPool: pool } });
+      const url = { image_url: 'http://images.example.com/photo.jpg' };
+      const a = (await serial.engine.execute('advanced-image-detection', url, { token: serial.token })).result;
+      const b = (await pooled.engine.execute('advanced-image-detection', url, { token: pooled.token })).result;
+      const stats = (r: Record<string, unknown>) =>
+        (r.tools_used_analysis as Array<{ id: string; result: { kernels?: Array<{ stats: unknown }> } }>).map((t) => [t.id, t.result.kernels?.map((k) => k.stats)]);
+      expect(stats(b)).toEqual(stats(a));
+      expect(b.analysis).toBe(a.analysis);
+    } finally {
+      await pool.close();
+    }
   });
 
   it.skipIf(!existsSync(TAMPERED_C2PA))('calls an image whose content credentials fail validation Manipulated', async () => {

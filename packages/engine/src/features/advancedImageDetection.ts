@@ -36,7 +36,8 @@ export const advancedImageDetectionFeature = defineFeature<AdvancedImageDetectio
       cost: CREDIT_COSTS.advancedImageDetection,
       analyse: async () => {
         const image = await context.fetchRemote(request.image_url, { accept: IMAGE_TYPES, maxBytes: 25 * 1024 * 1024 });
-        return (await analyzeImageAuthenticity(image.bytes)).report;
+        const pool = context.services().forensicsPool;
+        return (await analyzeImageAuthenticity(image.bytes, pool ? { pool } : {})).report;
       },
     };
   },
