@@ -4,6 +4,7 @@
 // Run after building: `node_modules/.bin/tsc -b packages/forensics && node benchmarks/forensics/bench.mjs [sizes]`
 // e.g. `node benchmarks/forensics/bench.mjs 1,4` to skip 12 MP.
 import { createRequire } from 'node:module';
+import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Bench } from 'tinybench';
@@ -35,6 +36,8 @@ async function testJpeg(width, height) {
   return sharp(rgb, { raw: { width, height, channels: 3 } }).jpeg({ quality: 92 }).toBuffer();
 }
 
+const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+console.log(`${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}, load average (1/5/15 min) at start: ${load()}`);
 const rows = [];
 const poolRows = [];
 const pool = new f.ForensicsPool({ threads: 2 });
@@ -74,3 +77,4 @@ for (const row of rows) {
 }
 console.log('\nWorker pool (2 threads, one image, every kernel):');
 console.table(poolRows);
+console.log(`load average (1/5/15 min) at end: ${load()}`);

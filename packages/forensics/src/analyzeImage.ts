@@ -52,10 +52,13 @@ export async function analyzeImage(input: Uint8Array | PixelBuffer, options: Ana
   const quality = options.elaQuality ?? 90;
   expectIntegerInRange('elaQuality', quality, 1, 100);
   const image = input instanceof Uint8Array ? await decodeImage(input, options) : input;
-  const recompressed = ids.includes('ela') ? await recompressJpeg(image, { quality }) : undefined;
+  // The JPEG round trip runs in sharp's threads while the kernels that do not need it run.
+  const pending = ids.includes('ela') ? recompressJpeg(image, { quality }) : undefined;
+  pending?.catch(() => undefined);
   const run = async (id: KernelId): Promise<KernelOutcome> => {
     const kernel = getKernel(id);
     const kernelOptions = options.kernelOptions?.[id];
+    const recompressed = kernel.needsRecompressed ? await pending : undefined;
     const started = performance.now();
     try {
       const result = options.pool
@@ -67,12 +70,21 @@ export async function analyzeImage(input: Uint8Array | PixelBuffer, options: Ana
       return { state: 'errored', id, version: kernel.version, error: { code, message: (error as Error).message } };
     }
   };
-  const kernels = options.pool ? await Promise.all(ids.map(run)) : await sequential(ids, run);
-  return { width: image.width, height: image.height, kernels };
+  // Longest kernels first, so a pool's threads finish close together; those waiting for the round trip last.
+  const order = [...ids.keys()].sort((a, b) => dispatchRank(ids[a]!) - dispatchRank(ids[b]!));
+  const outcomes = new Array<KernelOutcome>(ids.length);
+  if (options.pool) {
+    await Promise.all(order.map(async (i) => { outcomes[i] = await run(ids[i]!); }));
+  } else {
+    for (const i of order) outcomes[i] = await run(ids[i]!);
+  }
+  await pending;
+  return { width: image.width, height: image.height, kernels: outcomes };
 }
 
-async function sequential<T>(ids: readonly KernelId[], run: (id: KernelId) => Promise<T>): Promise<T[]> {
-  const out: T[] = [];
-  for (const id of ids) out.push(await run(id));
-  return out;
+/** Dispatch order by typical cost (benchmarks/forensics), most expensive first; ELA last as it waits for sharp. */
+const DISPATCH_ORDER: readonly KernelId[] = ['cfa-variance', 'cfa-reinterpolation', 'median-residual', 'edge-anomaly', 'wavelet-noise', 'spectral', 'ela'];
+
+function dispatchRank(id: KernelId): number {
+  return DISPATCH_ORDER.indexOf(id);
 }

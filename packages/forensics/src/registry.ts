@@ -45,7 +45,7 @@ export const kernelRegistry: Readonly<Record<KernelId, KernelEntry>> = {
     run: (input, options) => waveletNoiseMap(input.image, options) },
   'median-residual': { id: 'median-residual', tool: 'residual_noise_maps', version: '1', defaults: medianResidualMapDefaults, needsRecompressed: false,
     run: (input, options) => medianResidualMap(input.image, options) },
-  'cfa-variance': { id: 'cfa-variance', tool: 'cfa_pattern_analysis', version: '1', defaults: cfaVarianceMapDefaults, needsRecompressed: false,
+  'cfa-variance': { id: 'cfa-variance', tool: 'cfa_pattern_analysis', version: '2', defaults: cfaVarianceMapDefaults, needsRecompressed: false,
     run: (input, options) => cfaVarianceMap(input.image, options) },
   'cfa-reinterpolation': { id: 'cfa-reinterpolation', tool: 'cfa_pattern_analysis', version: '1', defaults: cfaReinterpolationDefaults, needsRecompressed: false,
     run: (input, options) => cfaReinterpolation(input.image, options) },

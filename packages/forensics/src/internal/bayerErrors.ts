@@ -1,5 +1,5 @@
 import type { PixelBuffer } from '../types.js';
-import { channelPlane } from './luma.js';
+import { MirroredLines } from './mirroredLines.js';
 
 /** The four Bayer layouts: [x, y] of the red and of the blue sample in the 2x2 cell; green on the other diagonal. */
 export const BAYER_PATTERNS = [
@@ -23,9 +23,10 @@ export interface BayerBlockErrors {
 /**
  * Re-samples the image with each Bayer layout and measures, per block and channel, the error of bilinear
  * re-interpolation (red/blue from 2 or 4 same-colour neighbours, green from its 4 neighbours; sampled positions have
- * no error). Done in one pass per channel: per pixel parity class the squared errors of the horizontal, vertical,
+ * no error). Done in one pass over the image: per pixel parity class the squared errors of the horizontal, vertical,
  * diagonal and cross estimates are summed, and each layout's error is a sum of those sums. Mirrored borders;
- * estimates are rounded to integers as an 8-bit demosaicer (and the toolbox's uint8 re-interpolation) stores them.
+ * estimates are rounded to integers as an 8-bit demosaicer (and the toolbox's uint8 re-interpolation) stores them
+ * (floor(q + 0.5) from 0.5 up, where it equals Math.round and is much faster in V8).
  */
 export function bayerBlockErrors(image: PixelBuffer, block: number, smoothStd: number): BayerBlockErrors {
   const { width, height } = image;
@@ -34,30 +35,46 @@ export function bayerBlockErrors(image: PixelBuffer, block: number, smoothStd: n
   const sums = new Float64Array(nb * 3 * 4 * 4);
   const moments = new Float64Array(nb * 3 * 2);
   const count = new Float64Array(nb);
-  for (let c = 0; c < 3; c++) {
-    const p = channelPlane(image, c);
-    for (let y = 0; y < height; y++) {
-      const row = y * width;
-      const up = (y > 0 ? y - 1 : 1) * width, down = (y < height - 1 ? y + 1 : height - 2) * width;
-      const brow = Math.floor(y / block) * bw;
-      const cls = (y & 1) << 1;
-      for (let x = 0; x < width; x++) {
-        const l = x > 0 ? x - 1 : 1, r = x < width - 1 ? x + 1 : width - 2;
-        const v = p[row + x]!;
-        const b = brow + Math.floor(x / block);
+  const lines = new MirroredLines(image);
+  for (let y = 0; y < height; y++) {
+    const up = y > 0 ? y - 1 : 1, down = y < height - 1 ? y + 1 : height - 2;
+    const by = Math.floor(y / block);
+    const cls = (y & 1) << 1;
+    for (let c = 0; c < 3; c++) {
+      const U = lines.row(c, up), R = lines.row(c, y), D = lines.row(c, down);
+      // Each block's accumulators are loaded, extended over the block's span of this row and stored, so every
+      // sum receives its terms in pixel order (the same floating-point result as a pixel-at-a-time loop).
+      for (let bx = 0, x0 = 0; x0 < width; bx++, x0 += block) {
+        const b = by * bw + bx, x1 = Math.min(width, x0 + block);
         const mi = (b * 3 + c) * 2;
-        moments[mi]! += v; moments[mi + 1]! += v * v;
-        if (c === 0) count[b]! += 1;
-        const k = ((b * 3 + c) * 4 + (cls | (x & 1))) * 4;
+        let m1 = moments[mi]!, m2 = moments[mi + 1]!;
+        // x0 is even (block is even), so x runs even, odd, even, ...: k0 is the even class, k1 the odd one.
+        const k0 = ((b * 3 + c) * 4 + cls) * 4, k1 = k0 + 4;
         if (c === 1) {
-          const e = v - Math.round(0.25 * (p[up + x]! + p[down + x]! + p[row + l]! + p[row + r]!));
-          sums[k + 3]! += e * e;
+          let g0 = sums[k0 + 3]!, g1 = sums[k1 + 3]!;
+          for (let x = x0; x < x1; x++) {
+            const v = R[x + 1]!;
+            m1 += v; m2 += v * v;
+            const q = 0.25 * (U[x + 1]! + D[x + 1]! + R[x]! + R[x + 2]!);
+            const e = v - (q >= 0.5 ? Math.floor(q + 0.5) : Math.round(q));
+            if (x & 1) g1 += e * e; else g0 += e * e;
+          }
+          sums[k0 + 3] = g0; sums[k1 + 3] = g1;
         } else {
-          const h = v - Math.round(0.5 * (p[row + l]! + p[row + r]!));
-          const vv = v - Math.round(0.5 * (p[up + x]! + p[down + x]!));
-          const d = v - Math.round(0.25 * (p[up + l]! + p[up + r]! + p[down + l]! + p[down + r]!));
-          sums[k]! += h * h; sums[k + 1]! += vv * vv; sums[k + 2]! += d * d;
+          let h0 = sums[k0]!, v0 = sums[k0 + 1]!, d0 = sums[k0 + 2]!, h1 = sums[k1]!, v1 = sums[k1 + 1]!, d1 = sums[k1 + 2]!;
+          for (let x = x0; x < x1; x++) {
+            const v = R[x + 1]!;
+            m1 += v; m2 += v * v;
+            const qh = 0.5 * (R[x]! + R[x + 2]!), qv = 0.5 * (U[x + 1]! + D[x + 1]!), qd = 0.25 * (U[x]! + U[x + 2]! + D[x]! + D[x + 2]!);
+            const h = v - (qh >= 0.5 ? Math.floor(qh + 0.5) : Math.round(qh));
+            const vv = v - (qv >= 0.5 ? Math.floor(qv + 0.5) : Math.round(qv));
+            const d = v - (qd >= 0.5 ? Math.floor(qd + 0.5) : Math.round(qd));
+            if (x & 1) { h1 += h * h; v1 += vv * vv; d1 += d * d; } else { h0 += h * h; v0 += vv * vv; d0 += d * d; }
+          }
+          sums[k0] = h0; sums[k0 + 1] = v0; sums[k0 + 2] = d0; sums[k1] = h1; sums[k1 + 1] = v1; sums[k1 + 2] = d1;
         }
+        moments[mi] = m1; moments[mi + 1] = m2;
+        if (c === 0) count[b]! += x1 - x0;
       }
     }
   }

@@ -3,16 +3,22 @@ export function blockMean(plane: Float32Array, width: number, height: number, bl
   const bw = Math.ceil(width / block);
   const bh = Math.ceil(height / block);
   const sum = new Float64Array(bw * bh);
-  const count = new Float64Array(bw * bh);
+  // Row by row, each tile's running sum is loaded, extended over its span of the row and stored: the additions
+  // happen in the same order as one pixel at a time, so the sums are bit for bit those of a pixel-order loop.
   for (let y = 0; y < height; y++) {
     const row = Math.floor(y / block) * bw;
-    for (let x = 0; x < width; x++) {
-      const b = row + Math.floor(x / block);
-      sum[b]! += plane[y * width + x]!;
-      count[b]! += 1;
+    let i = y * width;
+    for (let bx = 0, x0 = 0; x0 < width; bx++, x0 += block) {
+      const end = y * width + Math.min(width, x0 + block);
+      let s = sum[row + bx]!;
+      for (; i < end; i++) s += plane[i]!;
+      sum[row + bx] = s;
     }
   }
   const data = new Float32Array(bw * bh);
-  for (let i = 0; i < data.length; i++) data[i] = sum[i]! / count[i]!;
+  for (let by = 0; by < bh; by++) {
+    const rows = Math.min(block, height - by * block);
+    for (let bx = 0; bx < bw; bx++) data[by * bw + bx] = sum[by * bw + bx]! / (rows * Math.min(block, width - bx * block));
+  }
   return { data, width: bw, height: bh };
 }

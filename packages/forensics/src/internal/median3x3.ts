@@ -7,6 +7,74 @@ function med3(a: number, b: number, c: number): number {
  * medians, min of column maxima) on the three sorted columns (Paeth, Graphics Gems 1990), so each column is sorted once.
  */
 export function median3x3(plane: Float32Array, width: number, height: number): Float32Array {
+  return nonNegative(plane) ? median3x3Bits(plane, width, height) : median3x3Compare(plane, width, height);
+}
+
+/** True when every sample's sign bit is clear (no negative values, no -0): their bit patterns then sort as int32. */
+function nonNegative(plane: Float32Array): boolean {
+  const bits = new Int32Array(plane.buffer, plane.byteOffset, plane.length);
+  let any = 0;
+  for (let i = 0; i < bits.length; i++) any |= bits[i]!;
+  return any >= 0;
+}
+
+/**
+ * The same network on the samples' bit patterns: for non-negative float32 values (luma of any 8-bit image) the int32
+ * bit patterns order like the values and differ by less than 2^31, so min and max are branch-free integer arithmetic
+ * (d = a - b, m = d >> 31, min = b + (d & m), max = a - (d & m)). Compare-and-branch on noisy data mispredicts about
+ * every other time; this is several times faster and returns the very same samples.
+ */
+function median3x3Bits(plane: Float32Array, width: number, height: number): Float32Array {
+  const out = new Float32Array(width * height);
+  const p = new Int32Array(plane.buffer, plane.byteOffset, plane.length);
+  const o = new Int32Array(out.buffer);
+  const lo = new Int32Array(width + 2), mid = new Int32Array(width + 2), hi = new Int32Array(width + 2);
+  for (let y = 0; y < height; y++) {
+    const up = Math.max(0, y - 1) * width, row = y * width, down = Math.min(height - 1, y + 1) * width;
+    for (let x = 0; x < width; x++) {
+      const a = p[up + x]!, b = p[row + x]!, c = p[down + x]!;
+      let d = a - b, m = d >> 31;
+      const ab = b + (d & m), AB = a - (d & m);
+      d = ab - c; m = d >> 31;
+      lo[x + 1] = c + (d & m);
+      d = AB - c; m = d >> 31;
+      hi[x + 1] = AB - (d & m);
+      const u = c + (d & m);
+      d = ab - u; m = d >> 31;
+      mid[x + 1] = ab - (d & m);
+    }
+    lo[0] = lo[1]!; mid[0] = mid[1]!; hi[0] = hi[1]!;
+    lo[width + 1] = lo[width]!; mid[width + 1] = mid[width]!; hi[width + 1] = hi[width]!;
+    for (let x = 0; x < width; x++) {
+      let a = lo[x]!, b = lo[x + 1]!, c = lo[x + 2]!;
+      let d = a - b, m = d >> 31;
+      let e = a - (d & m);
+      d = e - c; m = d >> 31;
+      const maxLo = e - (d & m);
+      a = hi[x]!; b = hi[x + 1]!; c = hi[x + 2]!;
+      d = a - b; m = d >> 31;
+      e = b + (d & m);
+      d = e - c; m = d >> 31;
+      const minHi = c + (d & m);
+      a = mid[x]!; b = mid[x + 1]!; c = mid[x + 2]!;
+      const medMid = median3(a, b, c);
+      o[row + x] = median3(maxLo, medMid, minHi);
+    }
+  }
+  return out;
+}
+
+/** Branch-free median of three int32 values whose pairwise differences fit in int32. */
+function median3(a: number, b: number, c: number): number {
+  let d = a - b, m = d >> 31;
+  const lo = b + (d & m), hi = a - (d & m);
+  d = hi - c; m = d >> 31;
+  const h = c + (d & m);
+  d = lo - h; m = d >> 31;
+  return lo - (d & m);
+}
+
+function median3x3Compare(plane: Float32Array, width: number, height: number): Float32Array {
   const out = new Float32Array(width * height);
   const lo = new Float32Array(width);
   const mid = new Float32Array(width);

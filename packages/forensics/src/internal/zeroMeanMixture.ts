@@ -1,3 +1,5 @@
+import { expNegative } from './expNegative.js';
+
 /** Parameters of a two-component Gaussian mixture whose first component has mean 0. */
 export interface ZeroMeanMixture {
   /** Standard deviation of the zero-mean component. */
@@ -37,21 +39,38 @@ export function fitZeroMeanMixture(x: Float64Array, maxIterations = 100, toleran
   let w = 0.5;
   let previous = -Infinity;
   let it = 0;
+  const resp = new Float64Array(n);
   for (; it < maxIterations; it++) {
-    let r1Sum = 0, r1x = 0, r0x2 = 0, logLik = 0;
-    const resp = new Float64Array(n);
+    let r1Sum = 0, r1x = 0, r0x2 = 0, logMax = 0, logTerms = 0, product = 1;
+    // Per sample one exponential (expNegative): with t = exp(-|a - b|), log-sum-exp = max(a, b) + log(1 + t) and the
+    // responsibility of the free component is 1 / (1 + t) or t / (1 + t). The log(1 + t) terms are summed as the
+    // log of their running product (each factor is in [1, 2]; flushed before 2^960).
+    const logW0 = Math.log(1 - w), logW1 = Math.log(w), logS0 = Math.log(s0), logS1 = Math.log(s1);
+    const c0 = logW0 - logS0 - LOG_SQRT_2PI, c1 = logW1 - logS1 - LOG_SQRT_2PI;
     for (let i = 0; i < n; i++) {
-      const a = Math.log(1 - w) + logNormal(x[i]!, 0, s0);
-      const b = Math.log(w) + logNormal(x[i]!, m1, s1);
-      const m = Math.max(a, b);
-      const lse = m + Math.log(Math.exp(a - m) + Math.exp(b - m));
-      logLik += lse;
-      const r = Math.exp(b - lse);
+      const xi = x[i]!;
+      const z0 = xi / s0, z1 = (xi - m1) / s1;
+      const a = c0 - 0.5 * z0 * z0;
+      const b = c1 - 0.5 * z1 * z1;
+      let r: number;
+      if (a >= b) {
+        const t = expNegative(a - b);
+        r = t / (1 + t);
+        logMax += a;
+        product *= 1 + t;
+      } else {
+        const t = expNegative(b - a);
+        r = 1 / (1 + t);
+        logMax += b;
+        product *= 1 + t;
+      }
+      if (product > 1e289) { logTerms += Math.log(product); product = 1; }
       resp[i] = r;
       r1Sum += r;
-      r1x += r * x[i]!;
-      r0x2 += (1 - r) * x[i]! * x[i]!;
+      r1x += r * xi;
+      r0x2 += (1 - r) * xi * xi;
     }
+    const logLik = logMax + logTerms + Math.log(product);
     const r0Sum = n - r1Sum;
     w = Math.min(1 - 1e-6, Math.max(1e-6, r1Sum / n));
     m1 = r1Sum > 0 ? r1x / r1Sum : m1;

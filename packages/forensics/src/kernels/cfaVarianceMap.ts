@@ -1,6 +1,6 @@
-import { separableConvolve, windowMedian, windowSum } from '../internal/convolve.js';
+import { cfaBlockFeatures } from '../internal/cfaBlockFeatures.js';
+import { windowMedian, windowSum } from '../internal/convolve.js';
 import { greenLatticeParity } from './cfaReinterpolation.js';
-import { channelPlane } from '../internal/luma.js';
 import { clamp01, finiteValues, quantile } from '../internal/stats.js';
 import { fitZeroMeanMixture, logNormal } from '../internal/zeroMeanMixture.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
@@ -64,37 +64,11 @@ export function cfaVarianceMap(image: PixelBuffer, options: CfaVarianceMapOption
   expectMinimumSize('image', image, 4 * o.blockSize);
 
   const { width, height } = image;
-  const g = channelPlane(image, 1);
-  const error = new Float32Array(width * height);
-  for (let y = 0; y < height; y++) {
-    const up = Math.max(0, y - 1) * width, row = y * width, down = Math.min(height - 1, y + 1) * width;
-    for (let x = 0; x < width; x++) {
-      const l = x > 0 ? x - 1 : 0, r = x < width - 1 ? x + 1 : width - 1;
-      error[row + x] = g[row + x]! - 0.25 * (g[up + x]! + g[down + x]! + g[row + l]! + g[row + r]!);
-    }
-  }
-  const variance = sameLatticeVariance(error, width, height, o.windowSigma);
-
   const bw = Math.floor(width / o.blockSize), bh = Math.floor(height / o.blockSize);
   const lattice = o.lattice === 'auto' ? greenLatticeParity(image) : o.lattice;
   // Feature: log of the ratio of the products of the variances (sum of log differences). A block where one class
   // has a zero variance has no finite feature: it is left out of the fit and given DEGENERATE in the likelihood.
-  const feature = new Float32Array(bw * bh);
-  for (let by = 0; by < bh; by++) {
-    for (let bx = 0; bx < bw; bx++) {
-      let acquired = 0, interpolated = 0, zeroA = false, zeroI = false;
-      for (let v = 0; v < o.blockSize; v++) {
-        const yy = by * o.blockSize + v;
-        for (let u = 0; u < o.blockSize; u++) {
-          const xx = bx * o.blockSize + u;
-          const value = variance[yy * width + xx]!;
-          if (((xx + yy) & 1) === lattice) { if (value > 0) acquired += Math.log(value); else zeroA = true; }
-          else if (value > 0) interpolated += Math.log(value); else zeroI = true;
-        }
-      }
-      feature[by * bw + bx] = zeroA && zeroI ? 0 : zeroA || zeroI ? Number.NaN : acquired - interpolated;
-    }
-  }
+  const feature = cfaBlockFeatures(image, o.blockSize, lattice, o.windowSigma);
 
   const mixture = fitZeroMeanMixture(finiteValues(feature));
   const llr = new Float32Array(feature.length);
@@ -122,32 +96,4 @@ export function cfaVarianceMap(image: PixelBuffer, options: CfaVarianceMapOption
     },
     score: clamp01(fraction),
   };
-}
-
-/**
- * Weighted local variance over the pixels of the same quincunx lattice (offsets with dx+dy even), Gaussian weights.
- * The parity mask makes the kernel g(dx)g(dy)(1 + (-1)^(dx+dy))/2, the mean of two separable kernels.
- */
-function sameLatticeVariance(e: Float32Array, width: number, height: number, sigma: number): Float32Array {
-  const r = 3;
-  const g = new Float64Array(2 * r + 1);
-  const alt = new Float64Array(2 * r + 1);
-  for (let d = -r; d <= r; d++) {
-    g[d + r] = Math.exp(-(d * d) / (2 * sigma * sigma));
-    alt[d + r] = (d & 1 ? -1 : 1) * g[d + r]!;
-  }
-  const s = g.reduce((a, b) => a + b, 0);
-  const sAlt = alt.reduce((a, b) => a + b, 0);
-  const norm = (s * s + sAlt * sAlt) / 2;
-  const e2 = new Float32Array(e.length);
-  for (let i = 0; i < e.length; i++) e2[i] = e[i]! * e[i]!;
-  const m1a = separableConvolve(e, width, height, g, g), m1b = separableConvolve(e, width, height, alt, alt);
-  const m2a = separableConvolve(e2, width, height, g, g), m2b = separableConvolve(e2, width, height, alt, alt);
-  const out = new Float32Array(e.length);
-  for (let i = 0; i < out.length; i++) {
-    const m1 = (m1a[i]! + m1b[i]!) / (2 * norm);
-    const m2 = (m2a[i]! + m2b[i]!) / (2 * norm);
-    out[i] = Math.max(0, m2 - m1 * m1);
-  }
-  return out;
 }

@@ -1,5 +1,5 @@
 import { accumulateMagnitude2d } from '../internal/fft2.js';
-import { studioLuma } from '../internal/luma.js';
+import { studioLumaRow } from '../internal/luma.js';
 import { clamp01, medianInPlace } from '../internal/stats.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
 import { expectIntegerInRange, expectMinimumSize, expectNumberInRange, expectPixelBuffer } from '../validate.js';
@@ -55,8 +55,6 @@ export function spectralPeaks(image: PixelBuffer, options: SpectralPeaksOptions 
   const { width, height } = image;
   let n = o.tileSize;
   while (n > Math.min(width, height) - 2) n >>= 1;
-  const y = studioLuma(image, false);
-  const p = predictorPMap(y, width, height);
   const tiles: Array<[number, number]> = [];
   for (let ty = 0; ty + n <= height - 2; ty += n) for (let tx = 0; tx + n <= width - 2; tx += n) tiles.push([tx + 1, ty + 1]);
   const cx = width / 2, cy = height / 2;
@@ -64,10 +62,9 @@ export function spectralPeaks(image: PixelBuffer, options: SpectralPeaksOptions 
   const used = tiles.slice(0, o.maxTiles);
   const spectrum = new Float64Array(n * n);
   const tile = new Float64Array(n * n);
+  const luma = new Float32Array((n + 2) * (n + 2));
   for (const [tx, ty] of used) {
-    let mean = 0;
-    for (let v = 0; v < n; v++) for (let u = 0; u < n; u++) mean += tile[v * n + u] = p[(ty + v) * width + tx + u]!;
-    mean /= n * n;
+    const mean = tilePMap(image, tx, ty, n, luma, tile) / (n * n);
     for (let i = 0; i < tile.length; i++) tile[i] = tile[i]! - mean;
     accumulateMagnitude2d(tile, n, spectrum);
   }
@@ -102,17 +99,28 @@ export function spectralPeaks(image: PixelBuffer, options: SpectralPeaksOptions 
   };
 }
 
-/** Kirchner's p-map of the fixed linear predictor residue (borders left at 0; tiles start inside). */
-function predictorPMap(y: Float32Array, width: number, height: number): Float32Array {
-  const p = new Float32Array(width * height);
-  for (let r = 1; r < height - 1; r++) {
-    const up = (r - 1) * width, row = r * width, down = (r + 1) * width;
-    for (let x = 1; x < width - 1; x++) {
-      const predicted = 0.5 * (y[up + x]! + y[down + x]! + y[row + x - 1]! + y[row + x + 1]!)
-        - 0.25 * (y[up + x - 1]! + y[up + x + 1]! + y[down + x - 1]! + y[down + x + 1]!);
-      const e = y[row + x]! - predicted;
-      p[row + x] = Math.exp(-e * e);
+/**
+ * Kirchner's p-map of the fixed linear predictor residue over the n x n tile at (tx, ty) (at least one pixel inside
+ * the image), written to `tile` as float32 values; returns their sum (in row order). Only the tile and the one-pixel
+ * ring the predictor reads get a luma (row by row, as `studioLuma` computes it), not the whole image.
+ */
+function tilePMap(image: PixelBuffer, tx: number, ty: number, n: number, luma: Float32Array, tile: Float64Array): number {
+  const { width } = image;
+  const m = n + 2;
+  const row = new Float32Array(width);
+  for (let r = 0; r < m; r++) {
+    studioLumaRow(image, ty - 1 + r, false, row);
+    luma.set(row.subarray(tx - 1, tx - 1 + m), r * m);
+  }
+  let sum = 0;
+  for (let v = 0; v < n; v++) {
+    const up = v * m + 1, mid = up + m, down = mid + m;
+    for (let u = 0; u < n; u++) {
+      const predicted = 0.5 * (luma[up + u]! + luma[down + u]! + luma[mid + u - 1]! + luma[mid + u + 1]!)
+        - 0.25 * (luma[up + u - 1]! + luma[up + u + 1]! + luma[down + u - 1]! + luma[down + u + 1]!);
+      const e = luma[mid + u]! - predicted;
+      sum += tile[v * n + u] = Math.fround(Math.exp(-e * e));
     }
   }
-  return p;
+  return sum;
 }

@@ -1,6 +1,5 @@
 import { DB8_DECOMPOSITION_HIGH } from '../internal/db8.js';
-import { analyseColumns, analyseRows } from '../internal/dwt.js';
-import { studioLuma } from '../internal/luma.js';
+import { analyseColumns16, analyseLumaRows } from '../internal/dwt.js';
 import { clamp01, medianInPlace, outlierFraction, quantile } from '../internal/stats.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
 import { expectIntegerInRange, expectMinimumSize, expectNumberInRange, expectPixelBuffer } from '../validate.js';
@@ -41,14 +40,13 @@ export function waveletNoiseMap(image: PixelBuffer, options: WaveletNoiseMapOpti
   expectMinimumSize('image', image, 4 * o.blockSize);
 
   const { width, height } = image;
-  const y = studioLuma(image, o.roundLuma);
   const L = DB8_DECOMPOSITION_HIGH.length;
   const bw = Math.floor(Math.floor((width + L - 1) / 2) / o.blockSize);
   const bh = Math.floor(Math.floor((height + L - 1) / 2) / o.blockSize);
   const keepW = bw * o.blockSize;
   const keepH = bh * o.blockSize;
-  const rows = analyseRows(y, width, height, DB8_DECOMPOSITION_HIGH, keepW);
-  const hh = analyseColumns(rows, keepW, height, DB8_DECOMPOSITION_HIGH, keepH);
+  const rows = analyseLumaRows(image, o.roundLuma, DB8_DECOMPOSITION_HIGH, keepW);
+  const hh = analyseColumns16(rows, keepW, height, DB8_DECOMPOSITION_HIGH, keepH);
 
   const map = new Float32Array(bw * bh);
   const scratch = new Float64Array(o.blockSize * o.blockSize);
