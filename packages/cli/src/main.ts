@@ -30,7 +30,7 @@ function usage(engine: Engine): string {
     .filter((f) => f.cli)
     .map((f) => {
       const args = f.cli!.inputs.map((i) => `<${i.field.replace(/_/g, '-')}>`).join(' ');
-      return `  ${`${f.cli!.command} ${args}`.padEnd(44)} ${f.cli!.summary}`;
+      return `  ${`${f.cli!.command} ${args}`.padEnd(43)} ${f.cli!.summary}`;
     });
   return [
     'Usage: content-analysis <command> [options]',
