@@ -17,7 +17,7 @@ const retrieved = claims.map((claim) => {
 const results = [];
 for (const minWordOverlap of [0.2, 0.34]) {
   for (const decisiveProbability of [0.5, 0.6, 0.7]) {
-    for (const refuteVoteBelow of [-0.45, -0.4, -0.35, -0.3, -0.25]) {
+    for (const refuteVoteBelow of [-0.45, -0.4, -0.35, -0.3, -0.25, -0.2]) {
       for (const supportVoteFrom of [-0.25, -0.2, -0.15, -0.1, 0]) {
         if (supportVoteFrom <= refuteVoteBelow) continue;
         const options = { minWordOverlap, decisiveProbability, partialProbability: decisiveProbability, refuteVoteBelow, supportVoteFrom };

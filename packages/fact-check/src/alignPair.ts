@@ -5,6 +5,8 @@ import { stem } from './stem.js';
 import { isContentWord } from './stopwords.js';
 import { tokenize } from './tokenize.js';
 import { cosine, type WordVectors } from './wordVectors.js';
+import { wordNetRelations } from './wordNetRelations.js';
+import { scopedNegationMismatches } from './negationScope.js';
 
 /** What a claim and an evidence passage share and where they differ; feeds both the features and the explanation. */
 export interface Alignment {
@@ -40,6 +42,24 @@ export interface Alignment {
   oppositeComparisons: Array<[string, string]>;
   claimLength: number;
   evidenceLength: number;
+  /** Unmatched claim words with a WordNet antonym among the evidence words (`warming` / `cooling`). */
+  antonyms: Array<[string, string]>;
+  /** Unmatched claim words sharing a WordNet synset with an evidence word. */
+  synonymWords: string[];
+  /** Unmatched claim words that name a WordNet hypernym of an evidence word (`tree` for `oak`): entailed. */
+  generalisedWords: string[];
+  /** Unmatched claim words that are more specific than an evidence word (`oak` for `tree`): not entailed. */
+  specialisedWords: string[];
+  /** Matched claim words negated (a cue in their clause) on one side only. */
+  scopedNegationMismatches: string[];
+  /** The claim says `all` / `every` / `always` and the evidence `some` / `most` / `often`, or the reverse. */
+  quantifierMismatch: boolean;
+  claimHedged: boolean;
+  evidenceHedged: boolean;
+  /** Claim numbers within 10% of an evidence number but not equal to it (`about 3 million` vs `3.2 million`). */
+  approximateNumbers: number[];
+  /** Claim numbers found in the evidence with a different unit (`3 percent` vs `3 million`). */
+  unitMismatches: number[];
 }
 
 const OPPOSITES: ReadonlyArray<[string, string]> = [
@@ -50,6 +70,20 @@ const OPPOSITES: ReadonlyArray<[string, string]> = [
 ];
 
 const SUBSTITUTION_MIN = 0.5;
+
+const UNIVERSAL = new Set(['all', 'every', 'always', 'entire', 'entirely', 'whole', 'completely', 'only', 'solely', 'everywhere']);
+const PARTIAL = new Set(['some', 'most', 'many', 'several', 'few', 'often', 'sometimes', 'partly', 'partially', 'part', 'mostly', 'largely', 'majority', 'minority', 'certain', 'parts']);
+const HEDGE_WORDS = new Set([
+  'may', 'might', 'could', 'possibly', 'perhaps', 'likely', 'unlikely', 'probably', 'suggest', 'suggests', 'suggested',
+  'uncertain', 'unclear', 'debate', 'debated', 'controversial', 'claim', 'claims', 'claimed', 'argue', 'argued',
+  'hypothesis', 'projected', 'predicted', 'expected', 'estimated', 'potentially', 'appear', 'appears',
+]);
+const UNITS = new Set([
+  '%', 'percent', 'per', 'cent', 'degrees', 'degree', 'c', 'f', '°c', '°f', 'celsius', 'fahrenheit', 'ppm', 'ppb',
+  'metres', 'meters', 'metre', 'meter', 'm', 'km', 'kilometres', 'kilometers', 'miles', 'feet', 'ft', 'inches', 'cm',
+  'mm', 'tons', 'tonnes', 'gigatons', 'gigatonnes', 'gt', 'years', 'year', 'decades', 'centuries', 'days', 'months',
+  'people', 'species', 'times', 'fold', 'kg', 'watts', 'w', 'gw', 'mw', 'twh', 'dollars', 'usd',
+]);
 
 /** Aligns a claim with one evidence passage: words, numbers, years, names, negation and comparisons. */
 export function alignPair(claim: string, evidence: string, vectors: WordVectors): Alignment {
@@ -114,7 +148,57 @@ export function alignPair(claim: string, evidence: string, vectors: WordVectors)
     return [];
   });
 
+  const wordNet = wordNetRelations();
+  const evidenceSet = [...new Set(evidenceWords)];
+  const antonyms: Array<[string, string]> = [];
+  const synonymWords: string[] = [];
+  const generalisedWords: string[] = [];
+  const specialisedWords: string[] = [];
+  for (const word of claimWords) {
+    if (evidenceStems.has(stem(word)) || /^\p{N}/u.test(word)) continue;
+    const antonym = evidenceSet.find((other) => !claimStems.has(stem(other)) && wordNet.antonyms(word, other));
+    if (antonym !== undefined) antonyms.push([word, antonym]);
+    if (evidenceSet.some((other) => wordNet.synonyms(word, other))) synonymWords.push(word);
+    else if (evidenceSet.some((other) => wordNet.hypernymOf(word, other))) generalisedWords.push(word);
+    else if (evidenceSet.some((other) => wordNet.hypernymOf(other, word))) specialisedWords.push(word);
+  }
+  const claimUniversal = claimTokens.some((t) => UNIVERSAL.has(t.lower));
+  const claimPartial = claimTokens.some((t) => PARTIAL.has(t.lower));
+  const evidenceUniversal = evidenceTokens.some((t) => UNIVERSAL.has(t.lower));
+  const evidencePartial = evidenceTokens.some((t) => PARTIAL.has(t.lower));
+  const unitOf = (tokens: typeof claimTokens, index: number) => {
+    const token = tokens[index];
+    if (token?.lower.endsWith('%')) return '%';
+    const next = tokens[index + 1]?.lower ?? '';
+    return UNITS.has(next) ? (next === 'per' || next === 'cent' || next === 'percent' ? '%' : stem(next)) : '';
+  };
+  const approximateNumbers: number[] = [];
+  const unitMismatches: number[] = [];
+  for (const q of claimQuantities) {
+    if (q.isYear) continue;
+    const exact = evidenceQuantities.filter((e) => !e.isYear && sameQuantity(q.value, e.value));
+    if (exact.length === 0) {
+      if (evidenceQuantities.some((e) => !e.isYear && sameQuantity(q.value, e.value, 0.1))) approximateNumbers.push(q.value);
+      continue;
+    }
+    const claimUnit = unitOf(claimTokens, q.token);
+    if (claimUnit !== '' && exact.every((e) => {
+      const unit = unitOf(evidenceTokens, e.token);
+      return unit !== '' && unit !== claimUnit;
+    })) unitMismatches.push(q.value);
+  }
+
   return {
+    antonyms,
+    synonymWords,
+    generalisedWords,
+    specialisedWords,
+    scopedNegationMismatches: scopedNegationMismatches(claim, claimTokens, evidence, evidenceTokens),
+    quantifierMismatch: (claimUniversal && evidencePartial && !evidenceUniversal) || (claimPartial && evidenceUniversal && !evidencePartial),
+    claimHedged: claimTokens.some((t) => HEDGE_WORDS.has(t.lower)),
+    evidenceHedged: evidenceTokens.some((t) => HEDGE_WORDS.has(t.lower)),
+    approximateNumbers,
+    unitMismatches,
     claimWords,
     matchedWords,
     substitutions,

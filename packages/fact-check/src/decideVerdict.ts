@@ -15,7 +15,7 @@ export interface VerdictThresholds {
   partial: number;
   /** Without a decisive passage, fewer relevant passages than this give NOT_ENOUGH_EVIDENCE. */
   minVotes: number;
-  /** Overlap-weighted mean of p(entailment) - p(contradiction) at or below which the vote refutes. */
+  /** Mean of p(entailment) - p(contradiction), weighted by overlap x (1 - p(neutral)), at or below which the vote refutes. */
   refuteBelow: number;
   /** ... and at or above which it supports; in between, PARTIALLY_SUPPORTED. */
   supportFrom: number;
@@ -31,8 +31,8 @@ export interface VerdictDecision {
 
 /**
  * The verdict from the relevant passages' entailment probabilities. One passage that entails or contradicts with
- * p >= `decisive` decides (the stronger side wins). Otherwise the passages vote: the overlap-weighted mean of
- * p(entailment) - p(contradiction). The vote's thresholds sit below zero because the model, trained with neutral
+ * p >= `decisive` decides (the stronger side wins). Otherwise the passages vote: the mean of p(entailment) -
+ * p(contradiction), each passage weighted by its overlap times 1 - p(neutral). The vote's thresholds sit below zero because the model, trained with neutral
  * FEVER passages, gives a related but non-committal passage more contradiction than entailment mass; they were
  * chosen on a documented dev split (`scripts/fact-check/chooseThresholds.mjs`).
  */
@@ -54,7 +54,9 @@ export function decideVerdict(passages: readonly ScoredPassage[], t: VerdictThre
   let sum = 0;
   let weight = 0;
   for (const s of passages) {
-    const w = Math.max(s.overlap, 1e-6);
+    // A passage counts by how much of the claim it covers and by how far the model finds it on topic (1 - p(neutral)):
+    // a related but non-committal passage should not outvote one that takes a side.
+    const w = Math.max(s.overlap * (1 - s.p[1]), 1e-6);
     sum += w * (s.p[0] - s.p[2]);
     weight += w;
   }

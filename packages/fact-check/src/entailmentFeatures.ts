@@ -7,6 +7,9 @@ export const ENTAILMENT_FEATURES = [
   'numberMismatch', 'claimHasYears', 'yearMismatch', 'entityCount', 'entitiesMatched', 'entityMissing',
   'claimNegated', 'evidenceNegated', 'negationMismatch', 'oppositeComparison', 'logClaimLength', 'logEvidenceLength',
   'lengthRatio', 'noContent',
+  // 1.2.0: WordNet relations, negation scope, quantifiers and hedges, approximate numbers and units, soft coverage.
+  'antonymPair', 'synonymRatio', 'generalisedRatio', 'specialisedRatio', 'softCoverage', 'scopedNegationRatio',
+  'scopedNegationAny', 'quantifierMismatch', 'claimHedged', 'evidenceHedged', 'numbersApproximate', 'unitMismatch',
 ] as const;
 
 export const ENTAILMENT_FEATURE_COUNT = ENTAILMENT_FEATURES.length;
@@ -43,5 +46,17 @@ export function entailmentFeatures(alignment: Alignment): Float32Array {
     Math.log1p(a.evidenceLength) / 5,
     Math.min(4, ratio(a.evidenceLength, Math.max(1, a.claimLength))) / 4,
     n === 0 ? 1 : 0,
+    a.antonyms.length > 0 ? 1 : 0,
+    ratio(a.synonymWords.length, n),
+    ratio(a.generalisedWords.length, n),
+    ratio(a.specialisedWords.length, n),
+    ratio(a.matchedWords.length + a.synonymWords.length + a.generalisedWords.length, n),
+    ratio(a.scopedNegationMismatches.length, a.matchedWords.length),
+    a.scopedNegationMismatches.length > 0 ? 1 : 0,
+    a.quantifierMismatch ? 1 : 0,
+    a.claimHedged ? 1 : 0,
+    a.evidenceHedged ? 1 : 0,
+    a.claimNumbers.length === 0 ? 0 : ratio(a.approximateNumbers.length, a.claimNumbers.length),
+    a.unitMismatches.length > 0 ? 1 : 0,
   ]);
 }

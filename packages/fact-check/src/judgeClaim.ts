@@ -44,8 +44,9 @@ export interface JudgeClaimOptions {
    */
   minVotingPassages?: number;
   /**
-   * The vote (overlap-weighted mean of p(entailment) - p(contradiction)) refutes at or below this value.
-   * @default -0.45
+   * The vote (mean of p(entailment) - p(contradiction), weighted by overlap x (1 - p(neutral))) refutes at or below
+   * this value.
+   * @default -0.3
    */
   refuteVoteBelow?: number;
   /**
@@ -72,7 +73,7 @@ export async function judgeClaim(
     decisive: options.decisiveProbability ?? 0.5,
     partial: options.partialProbability ?? 0.5,
     minVotes: options.minVotingPassages ?? 2,
-    refuteBelow: options.refuteVoteBelow ?? -0.45,
+    refuteBelow: options.refuteVoteBelow ?? -0.3,
     supportFrom: options.supportVoteFrom ?? -0.15,
   };
   const aligned = passages.map((passage) => ({ passage, alignment: alignPair(claim, passage.text, vectors) }));

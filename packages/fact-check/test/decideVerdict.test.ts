@@ -34,3 +34,13 @@ describe('decideVerdict', () => {
     expect(decideVerdict([passage(0.02, 0.48), passage(0.01, 0.47)], T).score).toBeLessThan(50);
   });
 });
+
+describe('decideVerdict vote weights', () => {
+  it('lets a passage that takes a side outweigh an equally overlapping neutral one', () => {
+    // Margins +0.3 (p(neutral) 0.1) and -0.4 (p(neutral) 0.9): weights 0.45 and 0.05, vote 0.23 supports.
+    const sided: ScoredPassage = { p: [0.6, 0.1, 0.3], overlap: 0.5 };
+    const neutral: ScoredPassage = { p: [0.0, 0.9, 0.1], overlap: 0.5 };
+    const decision = decideVerdict([sided, neutral], { ...T, decisive: 0.9 });
+    expect(decision).toMatchObject({ verdict: 'SUPPORTED', decisive: 0 });
+  });
+});

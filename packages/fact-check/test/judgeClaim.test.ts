@@ -66,3 +66,23 @@ describe('judgeClaim verdict rules', () => {
     expect(judgement.score).toBe(50);
   });
 });
+
+describe('alignPair relations (entailment features 1.2.0)', () => {
+  it('aligns antonyms, hypernyms, quantifiers, hedges and approximate numbers', async () => {
+    const { alignPair } = await import('../src/alignPair.js');
+    const a = alignPair('All glaciers in the Alps are increasing, by 10 percent.', 'Some glaciers in the Alps may be decreasing, by 10.5 percent.', vectors);
+    expect(a.antonyms).toEqual([['increasing', 'decreasing']]);
+    expect(a.quantifierMismatch).toBe(true);
+    expect(a.evidenceHedged).toBe(true);
+    expect(a.claimHedged).toBe(false);
+    expect(a.approximateNumbers).toEqual([10]);
+    expect(alignPair('An oak fell on the road.', 'A tree fell on the road.', vectors).specialisedWords).toEqual(['oak']);
+    expect(alignPair('A tree fell on the road.', 'An oak fell on the road.', vectors).generalisedWords).toEqual(['tree']);
+  });
+
+  it('flags the same number in a different unit', async () => {
+    const { alignPair } = await import('../src/alignPair.js');
+    expect(alignPair('Emissions rose by 3 percent.', 'Emissions rose by 3 tonnes.', vectors).unitMismatches).toEqual([3]);
+    expect(alignPair('Emissions rose by 3 percent.', 'Emissions rose by 3%.', vectors).unitMismatches).toEqual([]);
+  });
+});

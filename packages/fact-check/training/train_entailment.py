@@ -14,7 +14,7 @@ import torch
 
 from common import MODELS, StandardisedMLP, export, fixed_inputs, fixed_outputs, load, today
 
-VERSION = '1.1.0'
+VERSION = '1.2.0'
 torch.manual_seed(7)
 np.random.seed(7)
 torch.set_num_threads(1)
@@ -27,8 +27,9 @@ rng = np.random.RandomState(7)
 is_val = (~is_test) & (rng.rand(len(rows)) < 0.1)
 is_train = (~is_test) & (~is_val)
 
-# Each source weighs the same in total (times a factor), whatever its size; FEVER is the closest to claim checking.
-FACTORS = {'fever': 2.0, 'fever_nei': 1.5, 'fever_self': 0.3, 'snli': 1.0, 'conjnli': 1.0, 'breaking_nli': 0.5, 'rte': 1.0}
+# Each source weighs the same in total (times a factor), whatever its size; FEVER and its neutral passages are the
+# closest to claim checking (1.2.0: 3 and 3, from 2 and 1.5).
+FACTORS = {'fever': 3.0, 'fever_nei': 3.0, 'fever_self': 0.3, 'snli': 1.0, 'conjnli': 1.0, 'breaking_nli': 0.5, 'rte': 1.0}
 weights = np.zeros(len(rows), dtype=np.float32)
 for source, factor in FACTORS.items():
     mask = (~is_test) & (sources == source)
