@@ -1,8 +1,8 @@
 // Characters per second of the AI-text detector on one core, for 1k, 10k and 150k-character texts, with sentence
 // scores on and off, against the ONNX call alone (the same model on one feature vector) measured in the same run.
-// Usage: node_modules/.bin/tsc -b packages/classifiers && node benchmarks/ai-text/bench.mjs
+// Usage: node_modules/.bin/tsc -b packages/classifiers && node benchmarks/ai-text/bench.mjs [--version 1.1.0]
 import { Bench } from 'tinybench';
-import { createAiTextDetector, FEATURE_NAMES, loadModel } from '../../packages/classifiers/dist/index.js';
+import { createAiTextDetector, loadModel } from '../../packages/classifiers/dist/index.js';
 
 // Prose written for this benchmark; numbered parts so the long text does not repeat exactly.
 const PROSE =
@@ -16,9 +16,12 @@ const textOf = (chars) => {
   return out.slice(0, chars);
 };
 
-const detector = await createAiTextDetector({ threads: 1 });
-const model = await loadModel('ai-text', { threads: 1 });
-const vector = new Float32Array(FEATURE_NAMES.length).fill(1);
+const versionAt = process.argv.indexOf('--version');
+const version = versionAt === -1 ? undefined : process.argv[versionAt + 1];
+const detector = await createAiTextDetector({ threads: 1, ...(version ? { version } : {}) });
+const model = await loadModel('ai-text', { threads: 1, version: detector.version });
+const width = model.card.feature_names.length;
+const vector = new Float32Array(width).fill(1);
 const bench = new Bench({ time: 1500, warmupTime: 300 });
 bench.add('onnx call alone (1 row)', async () => {
   await model.run(vector, 1);
@@ -34,7 +37,7 @@ for (const size of sizes) {
 }
 await bench.run();
 const onnx = bench.tasks[0].result;
-console.log(`Node ${process.version}, onnxruntime threads 1`);
+console.log(`detector ${detector.version}, Node ${process.version}, onnxruntime threads 1`);
 console.log('task'.padEnd(32), 'mean ms'.padStart(10), 'chars/s'.padStart(12), 'x onnx call'.padStart(12));
 for (const task of bench.tasks) {
   const size = Number(task.name.split(' ')[0]) || 0;

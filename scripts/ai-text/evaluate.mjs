@@ -2,7 +2,8 @@
 // calibration) on the 'test' split of ../shared/datasets/aitext, which no step of training, feature selection or
 // calibration read. Prints, per dataset, generator family and domain: AUROC, TPR at 1% FPR (threshold set on the
 // slice's own human texts) and FPR / TPR at the shipped threshold (human score < 50).
-// Usage: node scripts/ai-text/evaluate.mjs [--min-chars 300] [--limit N]
+// Usage: node scripts/ai-text/evaluate.mjs [--version 1.1.0] [--min-chars 300] [--limit N]
+// (--version: the detector version to evaluate; the default version when absent)
 import { createAiTextDetector, HUMAN_SCORE_THRESHOLD } from '../../packages/classifiers/dist/index.js';
 import { datasetsRoot, loadRows } from '../../packages/classifiers/training/datasets.mjs';
 
@@ -13,13 +14,15 @@ const arg = (name, fallback) => {
 };
 const minChars = arg('--min-chars', 300);
 const limit = arg('--limit', Infinity);
+const versionAt = args.indexOf('--version');
+const version = versionAt === -1 ? undefined : args[versionAt + 1];
 
 const root = datasetsRoot();
 if (root === undefined) {
   console.log('SKIPPED: datasets not found (set CONTENT_ANALYSIS_DATASETS to the folder holding aitext/)');
   process.exit(0);
 }
-const detector = await createAiTextDetector();
+const detector = await createAiTextDetector(version === undefined ? {} : { version });
 const rows = loadRows(root).filter((r) => r.split === 'test' && r.text.length >= minChars).slice(0, limit);
 const scored = [];
 for (const r of rows) {
@@ -58,7 +61,7 @@ function metrics(humans, ais) {
 }
 
 const pct = (v) => (v === undefined || Number.isNaN(v) ? '   -  ' : `${(100 * v).toFixed(1).padStart(5)}%`);
-console.log(`test split, texts >= ${minChars} characters; shipped threshold: human score < ${HUMAN_SCORE_THRESHOLD}`);
+console.log(`detector ${detector.version}; test split, texts >= ${minChars} characters; shipped threshold: human score < ${HUMAN_SCORE_THRESHOLD}`);
 console.log(`${'slice'.padEnd(52)} ${'human'.padStart(6)} ${'ai'.padStart(6)}  AUROC  TPR@1%FPR  FPR@thr  TPR@thr`);
 function report(name, slice) {
   const valid = slice.filter((r) => r.score !== null);

@@ -1,5 +1,7 @@
 export { InvalidInputError, ModelLoadError, UnknownModelError, UnsupportedLanguageError } from './errors.js';
 export { canonicalText } from './aiText/canonicalText.js';
+export { CharLm, LM_FEATURE_NAMES, LM_STAT_COLUMNS } from './aiText/charLm.js';
+export type { CharLmCard, LmTrace } from './aiText/charLm.js';
 export { CharNgramModel } from './aiText/charNgramModel.js';
 export type { CharNgramModelOptions, CharSurprisal } from './aiText/charNgramModel.js';
 export { FEATURE_NAMES } from './aiText/featureNames.js';
@@ -13,7 +15,8 @@ export { rangeFeatures } from './aiText/rangeFeatures.js';
 export { splitSentences } from './aiText/splitSentences.js';
 export type { SentenceSpan } from './aiText/splitSentences.js';
 export {
-  AI_TEXT_LANGUAGES, AI_TEXT_MAX_CHARS, AI_TEXT_MIN_CHARS, AI_TEXT_MODEL_ID, createAiTextDetector, detectAiText,
+  AI_TEXT_LANGUAGES, AI_TEXT_MAX_CHARS, AI_TEXT_MIN_CHARS, AI_TEXT_MODEL_ID, createAiTextDetector,
+  DEFAULT_AI_TEXT_VERSION, detectAiText,
 } from './aiText/detectAiText.js';
 export type {
   AiTextDetector, AiTextDetectorOptions, AiTextResult, DetectAiTextOptions, SentenceScore,

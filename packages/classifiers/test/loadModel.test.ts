@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  AI_TEXT_MODEL_ID, bundledRegistry, FEATURE_NAMES, loadFeatureResources, loadModel, ModelRegistry, normalizeText,
+  AI_TEXT_MODEL_ID, bundledRegistry, DEFAULT_AI_TEXT_VERSION, FEATURE_NAMES, loadFeatureResources, loadModel, ModelRegistry, normalizeText,
   prepareDocument, rangeFeatures, UnknownModelError,
 } from '../src/index.js';
 
 describe('loadModel', () => {
   it('registers the bundled AI-text model with a complete card', () => {
-    const entry = bundledRegistry().resolve(AI_TEXT_MODEL_ID);
+    const entry = bundledRegistry().resolve(AI_TEXT_MODEL_ID, DEFAULT_AI_TEXT_VERSION);
     expect(entry.card.feature_names).toEqual([...FEATURE_NAMES]);
     expect(entry.card.calibration?.buckets.length).toBeGreaterThan(0);
     expect(entry.card.data).toHaveProperty('splits');
@@ -14,13 +14,13 @@ describe('loadModel', () => {
   });
 
   it('reuses one session per model and thread count', async () => {
-    const a = await loadModel(AI_TEXT_MODEL_ID);
-    const b = await loadModel(AI_TEXT_MODEL_ID, { threads: 1 });
+    const a = await loadModel(AI_TEXT_MODEL_ID, { version: DEFAULT_AI_TEXT_VERSION });
+    const b = await loadModel(AI_TEXT_MODEL_ID, { version: DEFAULT_AI_TEXT_VERSION, threads: 1 });
     expect(a).toBe(b);
   });
 
   it('gives the output recorded in the model card for its fixed input', async () => {
-    const model = await loadModel(AI_TEXT_MODEL_ID);
+    const model = await loadModel(AI_TEXT_MODEL_ID, { version: '1.0.0' });
     const fixed = model.card.fixed_input!;
     const resources = await loadFeatureResources(model.entry.folder);
     const doc = prepareDocument(normalizeText(fixed.text).text, resources);

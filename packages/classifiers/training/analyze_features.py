@@ -1,6 +1,6 @@
 """Univariate AUROC of every feature per generator family, on train-split documents only (no test data).
 
-Run: /usr/bin/python3 packages/classifiers/training/analyze_features.py
+Run: [AI_TEXT_VERSION=1.1.0] /usr/bin/python3 packages/classifiers/training/analyze_features.py
 A value far from 0.5 that keeps its side across families is a feature that may generalise.
 """
 import json
@@ -9,7 +9,8 @@ import os
 import numpy as np
 from sklearn.metrics import roc_auc_score
 
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'out')
+VERSION = os.environ.get('AI_TEXT_VERSION', '1.0.0')
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'out', *([] if VERSION == '1.0.0' else [VERSION]))
 
 
 def main():

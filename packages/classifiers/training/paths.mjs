@@ -1,12 +1,17 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Version of the AI-text model these scripts build. */
-export const MODEL_VERSION = '1.0.0';
+/**
+ * Version of the AI-text model these scripts build: 1.0.0 (default) or, with AI_TEXT_VERSION=1.1.0, the version
+ * with character language-model features (run training/lm/ first, see the package README).
+ */
+export const MODEL_VERSION = process.env.AI_TEXT_VERSION ?? '1.0.0';
 /** Folder of the AI-text model and its resources. */
 export const MODEL_DIR = resolve(dirname(fileURLToPath(import.meta.url)), `../models/ai-text/${MODEL_VERSION}`);
 /** Folder of intermediate files (feature dumps); not committed. */
 export const OUT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), 'out');
+/** Folder of the feature dump of MODEL_VERSION (out/ for 1.0.0, out/<version>/ for later versions). */
+export const FEATURES_DIR = MODEL_VERSION === '1.0.0' ? OUT_DIR : resolve(OUT_DIR, MODEL_VERSION);
 
 /**
  * Input whose model output the model card records; the package's tests check that the committed model still gives

@@ -2,6 +2,8 @@ import { InvalidInputError, ModelLoadError, UnsupportedLanguageError } from '../
 import { loadModel } from '../runtime/loadModel.js';
 import type { LoadedModel } from '../runtime/loadModel.js';
 import type { ModelRegistry } from '../runtime/modelRegistry.js';
+import { CharLm, LM_FEATURE_NAMES } from './charLm.js';
+import type { CharLmCard } from './charLm.js';
 import { detectLanguage } from './detectLanguage.js';
 import { loadFeatureResources } from './featureResources.js';
 import { humanScore } from './humanScore.js';
@@ -14,6 +16,11 @@ import { fleschReadingEase } from './readability.js';
 
 /** Model id of the AI-text detector in the registry. */
 export const AI_TEXT_MODEL_ID = 'ai-text';
+/**
+ * Version used when none is asked for. 1.1.0 (character GRU language-model features) is registered as an
+ * alternative; see the package README for why it is not the default.
+ */
+export const DEFAULT_AI_TEXT_VERSION = '1.0.0';
 /** Languages the detector is trained for. */
 export const AI_TEXT_LANGUAGES: readonly string[] = ['en'];
 /** Shortest and longest text accepted, in characters (as the API). */
@@ -25,7 +32,7 @@ const SENTENCE_WINDOW_CHARS = 250;
 /** Options of `createAiTextDetector`. */
 export interface AiTextDetectorOptions {
   /**
-   * Detector version; the newest bundled when absent.
+   * Detector version; `DEFAULT_AI_TEXT_VERSION` when absent.
    * @default undefined
    */
   version?: string;
@@ -90,15 +97,17 @@ export interface AiTextDetector {
 
 /** Loads the model and its resources once; the returned detector can be called any number of times. */
 export async function createAiTextDetector(options: AiTextDetectorOptions = {}): Promise<AiTextDetector> {
-  const model = await loadModel(AI_TEXT_MODEL_ID, options);
+  const model = await loadModel(AI_TEXT_MODEL_ID, { ...options, version: options.version ?? DEFAULT_AI_TEXT_VERSION });
   const resources = await loadFeatureResources(model.entry.folder);
   const buckets = model.card.calibration?.buckets;
   if (buckets === undefined || buckets.length === 0) {
     throw new ModelLoadError(model.entry.folder, 'model card has no calibration');
   }
+  const lmCard = (model.card as { lm?: CharLmCard }).lm;
+  const lm = lmCard === undefined ? undefined : await CharLm.load(model.entry.folder, lmCard, options.threads ?? 1);
   return {
     version: model.card.version,
-    detect: (text, detectOptions = {}) => detect(model, resources, text, detectOptions),
+    detect: (text, detectOptions = {}) => detect(model, resources, lm, text, detectOptions),
   };
 }
 
@@ -120,7 +129,7 @@ export async function detectAiText(text: unknown, options: DetectAiTextOptions =
 }
 
 async function detect(
-  model: LoadedModel, resources: FeatureResources, text: unknown, options: DetectAiTextOptions,
+  model: LoadedModel, resources: FeatureResources, lm: CharLm | undefined, text: unknown, options: DetectAiTextOptions,
 ): Promise<AiTextResult> {
   if (typeof text !== 'string') throw new InvalidInputError('text', 'a string', text);
   if (text.length < AI_TEXT_MIN_CHARS || text.length > AI_TEXT_MAX_CHARS) {
@@ -142,6 +151,14 @@ async function detect(
   if (wantSentences) for (let i = 0; i < n; i++) windows.push(sentenceWindow(doc.sentences, i));
   const input = new Float32Array(windows.length * width);
   windows.forEach(([a, b], row) => input.set(rangeFeatures(doc, a, b, resources), row * width));
+  if (lm !== undefined) {
+    // Language-model features follow the base features (model versions >= 1.1.0).
+    const trace = await lm.trace(doc.canonical);
+    const offset = width - LM_FEATURE_NAMES.length;
+    windows.forEach(([a, b], row) => {
+      input.set(lm.rangeFeatures(trace, doc.sentences[a]!.start, doc.sentences[b]!.end), row * width + offset);
+    });
+  }
   const raw = await model.run(input, windows.length);
 
   const buckets = model.card.calibration!.buckets;

@@ -59,6 +59,9 @@ export function bundledRegistry(): ModelRegistry {
   if (bundled === undefined) {
     const registry = new ModelRegistry();
     registry.register(join(BUNDLED_MODELS_DIR, 'ai-text', '1.0.0'));
+    // 1.1.0 (with the character language model) is registered once its card exists (training writes it last).
+    const next = join(BUNDLED_MODELS_DIR, 'ai-text', '1.1.0');
+    if (existsSync(join(next, 'card.json'))) registry.register(next);
     bundled = registry;
   }
   return bundled;
