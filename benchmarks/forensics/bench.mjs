@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { Bench } from 'tinybench';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -38,6 +39,29 @@ async function testJpeg(width, height) {
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 console.log(`${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}, load average (1/5/15 min) at start: ${load()}`);
+
+/**
+ * Cores this process actually gets: the same fixed integer loop in 1 and in 2 worker threads at once; wall time of
+ * 2 threads over 1 thread is 1.0 when two cores are free and 2.0 when the threads share one (other jobs, cgroup
+ * quota). The pool's speed-up cannot exceed 2 / that ratio.
+ */
+async function parallelism() {
+  const code = `const { parentPort } = require('node:worker_threads'); let s = 0; for (let i = 0; i < 2e8; i++) s = (s + i) % 1000003; parentPort.postMessage(s);`;
+  const run = async (n) => {
+    const started = performance.now();
+    await Promise.all(Array.from({ length: n }, () => new Promise((resolve, reject) => {
+      const worker = new Worker(code, { eval: true });
+      worker.once('message', () => { resolve(); void worker.terminate(); });
+      worker.once('error', reject);
+    })));
+    return performance.now() - started;
+  };
+  await run(1);
+  const one = await run(1), two = await run(2);
+  return two / one;
+}
+const spin = await parallelism();
+console.log(`parallelism probe: 2 threads take ${spin.toFixed(2)}x the wall time of 1 (1.0 = two free cores, 2.0 = one); best possible pool speed-up here ~${(2 / spin).toFixed(2)}`);
 const rows = [];
 const poolRows = [];
 const pool = new f.ForensicsPool({ threads: 2 });
@@ -64,6 +88,9 @@ for (const mp of sizes) {
     row[`${id} MP/s`] = ((w * h) / 1e6 / (ms / 1000)).toFixed(1);
   }
   rows.push(row);
+  // The main thread has run every kernel in the per-kernel benchmarks above; the workers get the same warm-up, so
+  // the comparison is not of optimised code against code still being compiled.
+  for (let i = 0; i < 3; i++) await f.analyzeImage(image, { pool });
   const serial = await mean('serial', () => f.analyzeImage(image), iterations);
   const pooled = await mean('pool', () => f.analyzeImage(image, { pool }), iterations);
   const whole = await mean('whole', () => f.analyzeImage(jpeg, { pool }), iterations);
@@ -77,4 +104,5 @@ for (const row of rows) {
 }
 console.log('\nWorker pool (2 threads, one image, every kernel):');
 console.table(poolRows);
+console.log(`parallelism probe at end: 2 threads take ${(await parallelism()).toFixed(2)}x the wall time of 1`);
 console.log(`load average (1/5/15 min) at end: ${load()}`);

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Localisation quality on forgery-casia1-samples: per kernel, pixel AUC of its primary map against the ground-truth
 // masks (maps upsampled by their cell size, nearest neighbour), and the mean per-image score of tampered images vs
-// their authentic originals. Reads $CONTENT_ANALYSIS_DATASETS (default ../shared/datasets from the repo root) and
+// their authentic originals with the per-image win rate (share of pairs where the tampered image scores higher, ties
+// half). For ELA the fraction-of-outlier-blocks score of version 1 (stat outlierBlockFraction) is printed beside the
+// current one. Reads $CONTENT_ANALYSIS_DATASETS (default ../shared/datasets from the repo root) and
 // imports the BUILT package: run `node_modules/.bin/tsc -b packages/forensics` first.
 // Usage: node scripts/forensics/casia-localisation.mjs
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -63,7 +65,11 @@ for (const name of names) {
   const { data: mask, info } = await sharp(readFileSync(join(dir, 'mask', name))).greyscale().raw().toBuffer({ resolveWithObject: true });
   const positive = Uint8Array.from(mask, (v) => (v > 127 ? 1 : 0));
   for (const [which, analysis] of [['tampered', tampered], ['original', original]]) {
-    for (const k of analysis.kernels) if (k.state === 'completed') scores[k.id][which].push(k.result.score);
+    for (const k of analysis.kernels) {
+      if (k.state !== 'completed') continue;
+      scores[k.id][which].push(k.result.score);
+      if (k.id === 'ela') (scores['ela (v1 score)'] ??= { tampered: [], original: [] })[which].push(k.result.stats.outlierBlockFraction);
+    }
   }
   for (const k of tampered.kernels) {
     if (k.state !== 'completed' || !PRIMARY[k.id]) continue;
@@ -72,10 +78,11 @@ for (const name of names) {
   }
 }
 const mean = (a) => a.reduce((s, v) => s + v, 0) / a.length;
+const winRate = ({ tampered, original }) => mean(tampered.map((t, i) => (t > original[i] ? 1 : t === original[i] ? 0.5 : 0)));
 console.log(`forgery-casia1-samples: ${names.length} tampered images with masks and their originals`);
-console.log('kernel               map                          pixel AUC (mean, min..max)   score tampered  score original');
-for (const id of forensics.KERNEL_IDS) {
-  const a = auc[id] ?? [];
-  const aucText = a.length ? `${mean(a).toFixed(3)} (${Math.min(...a).toFixed(2)}..${Math.max(...a).toFixed(2)})` : 'n/a (no spatial map)';
-  console.log(`${id.padEnd(20)} ${(PRIMARY[id] ?? 'pmap-spectrum').padEnd(28)} ${aucText.padEnd(28)} ${mean(scores[id].tampered).toFixed(4).padStart(14)} ${mean(scores[id].original).toFixed(4).padStart(15)}`);
+console.log('kernel               map                          pixel AUC (mean, min..max)   score tampered  score original  win rate');
+for (const id of [...forensics.KERNEL_IDS, 'ela (v1 score)']) {
+  const a = id === 'ela' ? auc.ela : (auc[id] ?? []);
+  const aucText = id === 'ela (v1 score)' ? 'same map as ela' : a.length ? `${mean(a).toFixed(3)} (${Math.min(...a).toFixed(2)}..${Math.max(...a).toFixed(2)})` : 'n/a (no spatial map)';
+  console.log(`${id.padEnd(20)} ${(PRIMARY[id] ?? (id === 'spectral' ? 'pmap-spectrum' : 'ela')).padEnd(28)} ${aucText.padEnd(28)} ${mean(scores[id].tampered).toFixed(4).padStart(14)} ${mean(scores[id].original).toFixed(4).padStart(15)} ${winRate(scores[id]).toFixed(2).padStart(9)}`);
 }

@@ -82,8 +82,12 @@ export async function analyzeImage(input: Uint8Array | PixelBuffer, options: Ana
   return { width: image.width, height: image.height, kernels: outcomes };
 }
 
-/** Dispatch order by typical cost (benchmarks/forensics), most expensive first; ELA last as it waits for sharp. */
-const DISPATCH_ORDER: readonly KernelId[] = ['cfa-variance', 'cfa-reinterpolation', 'median-residual', 'edge-anomaly', 'wavelet-noise', 'spectral', 'ela'];
+/**
+ * Dispatch order by typical cost (benchmarks/forensics), most expensive first; ELA last as it waits for sharp. The
+ * CFA kernels go first also because in a pool they split into one band per thread and finish with a merge on this
+ * thread, which then overlaps the other kernels instead of trailing them.
+ */
+const DISPATCH_ORDER: readonly KernelId[] = ['cfa-reinterpolation', 'cfa-variance', 'median-residual', 'edge-anomaly', 'wavelet-noise', 'spectral', 'ela'];
 
 function dispatchRank(id: KernelId): number {
   return DISPATCH_ORDER.indexOf(id);

@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import type { KernelInput, KernelId } from './registry.js';
+import type { BandPart, KernelInput, KernelId } from './registry.js';
 import { getKernel } from './registry.js';
 import type { KernelResult, PixelBuffer } from './types.js';
 import { expectPositiveInteger } from './validate.js';
-import type { WorkerTask } from './worker.js';
+import type { BandTask, WorkerTask } from './worker.js';
 
 export interface ForensicsPoolOptions {
   /**
@@ -67,9 +67,21 @@ export class ForensicsPool {
     return s;
   }
 
-  /** Runs one kernel of the registry on `input` in a worker. */
+  /**
+   * Runs one kernel of the registry on `input` in a worker; a kernel with bands (the CFA tests) on an image of at
+   * least BAND_MIN_PIXELS runs as one band of block rows per thread, merged on this thread (same result).
+   */
   async run(id: KernelId, input: KernelInput, options?: Record<string, unknown>): Promise<KernelResult> {
-    getKernel(id);
+    const entry = getKernel(id);
+    const planned = entry.bands?.plan(input, options, this.piscina.options.maxThreads);
+    if (entry.bands && planned) {
+      const image = this.sharedOf(input.image);
+      const parts = await Promise.all(planned.rows.map((rows) => {
+        const task: BandTask = { id, image, shared: planned.shared, rows };
+        return this.piscina.run(task, { name: 'runBand' }) as Promise<BandPart>;
+      }));
+      return entry.bands.merge(input, planned.shared, parts);
+    }
     const task: WorkerTask = {
       id,
       image: this.sharedOf(input.image),

@@ -10,6 +10,14 @@ export interface WorkerTask {
   options: Record<string, unknown> | undefined;
 }
 
+/** One band of a kernel that splits into bands (`KernelBands`): what `plan` computed and the block rows to do. */
+export interface BandTask {
+  id: KernelId;
+  image: PixelBuffer;
+  shared: unknown;
+  rows: [number, number];
+}
+
 /** Piscina task handler: runs one registry kernel and moves its map buffers back to the caller. */
 export default function runKernelTask(task: WorkerTask): unknown {
   const result: KernelResult = getKernel(task.id).run({ image: task.image, recompressed: task.recompressed }, task.options);
@@ -17,6 +25,19 @@ export default function runKernelTask(task: WorkerTask): unknown {
   const transferable = {
     get [Piscina.transferableSymbol]() { return buffers; },
     get [Piscina.valueSymbol]() { return result; },
+  };
+  return Piscina.move(transferable as unknown as Parameters<typeof Piscina.move>[0]);
+}
+
+/** Piscina task handler `runBand`: one band of a banded kernel; its typed arrays are moved back. */
+export function runBand(task: BandTask): unknown {
+  const bands = getKernel(task.id).bands;
+  if (!bands) throw new TypeError(`Expected a kernel with bands for id but received ${task.id} of type string`);
+  const part = bands.runBand({ image: task.image }, task.shared, task.rows);
+  const buffers = Object.values(part).map((a) => a.buffer as ArrayBuffer);
+  const transferable = {
+    get [Piscina.transferableSymbol]() { return buffers; },
+    get [Piscina.valueSymbol]() { return part; },
   };
   return Piscina.move(transferable as unknown as Parameters<typeof Piscina.move>[0]);
 }

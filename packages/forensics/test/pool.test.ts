@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ForensicsPool, analyzeImage, kernelRegistry, recompressJpeg, workerFilename } from '../src/index.js';
+import { BAND_MIN_PIXELS, splitRows } from '../src/registry.js';
 import { addNoise, smoothField, toUint8 } from './synthetic.js';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -59,6 +60,28 @@ describe('ForensicsPool', () => {
     const analysis = await analyzeImage(image, { pool, kernels: ['wavelet-noise', 'spectral'], kernelOptions: { spectral: { tileSize: 100 } } });
     expect(analysis.kernels[0]!.state).toBe('completed');
     expect(analysis.kernels[1]).toMatchObject({ state: 'errored', error: { code: 'ERR_FORENSICS_INVALID_OPTION' } });
+  });
+
+  it('runs the CFA kernels of a 2 MP image as row bands in the threads, with the main thread\'s result', async () => {
+    const w = 1600, h = 1280;
+    const data = new Uint8Array(w * h * 3);
+    // The small image tiled 8 x 8 (even sides keep any Bayer lattice), with a distinct patch so rows differ.
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) for (let c = 0; c < 3; c++) data[(y * w + x) * 3 + c] = image.data[((y % 160) * 200 + (x % 200)) * 3 + c]! ^ (y > 900 && x < 300 ? 7 : 0);
+    const big = { data, width: w, height: h, channels: 3 };
+    expect(w * h).toBeGreaterThanOrEqual(BAND_MIN_PIXELS);
+    for (const id of ['cfa-variance', 'cfa-reinterpolation'] as const) {
+      expect(kernelRegistry[id].bands!.plan({ image: big }, undefined, 2)!.rows.length).toBe(2);
+      const pooled = await pool.run(id, { image: big });
+      const direct = kernelRegistry[id].run({ image: big });
+      expect(pooled).toEqual(direct);
+    }
+    await expect(pool.run('cfa-variance', { image: big }, { blockSize: 7 })).rejects.toThrow(/Expected even integer for blockSize/);
+  }, 30_000);
+
+  it('splitRows cuts rows into contiguous near-equal bands', () => {
+    expect(splitRows(10, 3)).toEqual([[0, 3], [3, 6], [6, 10]]);
+    expect(splitRows(2, 4)).toEqual([[0, 1], [1, 2]]);
+    expect(splitRows(5, 1)).toEqual([[0, 5]]);
   });
 
   it('ships a worker file built from this source', () => {

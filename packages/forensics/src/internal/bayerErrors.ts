@@ -27,18 +27,43 @@ export interface BayerBlockErrors {
  * diagonal and cross estimates are summed, and each layout's error is a sum of those sums. Mirrored borders;
  * estimates are rounded to integers as an 8-bit demosaicer (and the toolbox's uint8 re-interpolation) stores them
  * (floor(q + 0.5) from 0.5 up, where it equals Math.round and is much faster in V8).
+ *
+ * With `blockRowStride` k > 1 only every k-th row of blocks is measured (the others get count 0, std 0 and NaN
+ * errors, so they never count as textured): a deterministic subsample for callers that only need `best`.
  */
-export function bayerBlockErrors(image: PixelBuffer, block: number, smoothStd: number): BayerBlockErrors {
+export function bayerBlockErrors(image: PixelBuffer, block: number, smoothStd: number, blockRowStride = 1): BayerBlockErrors {
+  return bayerErrorsFromSums(image.width, image.height, block, smoothStd, bayerBlockSums(image, block, 0, Math.ceil(image.height / block), blockRowStride));
+}
+
+/** Per-block sums `bayerBlockErrors` is made of, for a band of block rows (bands concatenate to the whole image). */
+export interface BayerBlockSums {
+  /** Per block, channel and parity class (x&1 | (y&1)<<1): sums of squared errors of the 4 estimates. */
+  sums: Float64Array;
+  /** Per block and channel: sum and sum of squares of the samples. */
+  moments: Float64Array;
+  /** Pixels per block. */
+  count: Float64Array;
+}
+
+/**
+ * The one pass of `bayerBlockErrors` over the rows of blocks [blockRowStart, blockRowEnd) (every
+ * `blockRowStride`-th of them). Neighbour rows outside the band are read from the image, so a band's sums equal
+ * those rows of the whole image's sums.
+ */
+export function bayerBlockSums(image: PixelBuffer, block: number, blockRowStart: number, blockRowEnd: number, blockRowStride = 1): BayerBlockSums {
   const { width, height } = image;
-  const bw = Math.ceil(width / block), bh = Math.ceil(height / block), nb = bw * bh;
-  // Per block, channel and parity class (x&1 | (y&1)<<1): sums of squared errors of the 4 estimates.
+  const bw = Math.ceil(width / block), nb = bw * (blockRowEnd - blockRowStart);
   const sums = new Float64Array(nb * 3 * 4 * 4);
   const moments = new Float64Array(nb * 3 * 2);
   const count = new Float64Array(nb);
   const lines = new MirroredLines(image);
-  for (let y = 0; y < height; y++) {
+  for (let y = blockRowStart * block, yEnd = Math.min(height, blockRowEnd * block); y < yEnd; y++) {
+    if (blockRowStride > 1 && Math.floor(y / block) % blockRowStride !== 0) {
+      y = (Math.floor(y / block) + 1) * block - 1;
+      continue;
+    }
     const up = y > 0 ? y - 1 : 1, down = y < height - 1 ? y + 1 : height - 2;
-    const by = Math.floor(y / block);
+    const by = Math.floor(y / block) - blockRowStart;
     const cls = (y & 1) << 1;
     for (let c = 0; c < 3; c++) {
       const U = lines.row(c, up), R = lines.row(c, y), D = lines.row(c, down);
@@ -78,6 +103,13 @@ export function bayerBlockErrors(image: PixelBuffer, block: number, smoothStd: n
       }
     }
   }
+  return { sums, moments, count };
+}
+
+/** Errors, standard deviations and the best layout from the sums of every row of blocks of a width x height image. */
+export function bayerErrorsFromSums(width: number, height: number, block: number, smoothStd: number, { sums, moments, count }: BayerBlockSums): BayerBlockErrors {
+  const bw = Math.ceil(width / block), bh = Math.ceil(height / block), nb = bw * bh;
+  if (count.length !== nb) throw new RangeError(`Expected ${nb} blocks for sums but received ${count.length} of type number`);
   const stds = new Float64Array(nb * 3);
   for (let b = 0; b < nb; b++) {
     const n = count[b]!;

@@ -14,11 +14,12 @@ import type { PixelBuffer } from '../types.js';
  * out before one log (kept within 1e-200..1e200 so nothing under- or overflows) instead of one log per pixel.
  *
  * Returns the feature (NaN where exactly one lattice has a zero variance, 0 where both have) for the
- * floor(width / block) x floor(height / block) full blocks.
+ * floor(width / block) x floor(height / block) full blocks, or for the rows of blocks [blockRowStart, blockRowEnd)
+ * only (a band: each row of blocks depends on the pixels alone, so bands computed apart concatenate to the whole).
  */
-export function cfaBlockFeatures(image: PixelBuffer, block: number, lattice: 0 | 1, sigma: number): Float32Array {
+export function cfaBlockFeatures(image: PixelBuffer, block: number, lattice: 0 | 1, sigma: number, blockRowStart = 0, blockRowEnd = Math.floor(image.height / block)): Float32Array {
   const { data, width, height, channels } = image;
-  const bw = Math.floor(width / block), bh = Math.floor(height / block);
+  const bw = Math.floor(width / block);
   const r = 3;
   const g = new Float64Array(2 * r + 1);
   const alt = new Float64Array(2 * r + 1);
@@ -32,72 +33,93 @@ export function cfaBlockFeatures(image: PixelBuffer, block: number, lattice: 0 |
   const w0 = g[3]!, w1 = g[4]!, w2 = g[5]!, w3 = g[6]!;
 
   const c = Math.min(1, channels - 1);
+  // Green rows as Float64 lines with the border sample replicated each side (sample x at x + 1), ring of 4.
+  const green: Float64Array[] = Array.from({ length: 4 }, () => new Float64Array(width + 2));
+  const greenLoaded = new Int32Array(4).fill(-1);
+  const greenRow = (y: number): Float64Array => {
+    const line = green[y & 3]!;
+    if (greenLoaded[y & 3] !== y) {
+      greenLoaded[y & 3] = y;
+      for (let x = 0, p = y * width * channels + c; x < width; x++, p += channels) line[x + 1] = data[p]!;
+      line[0] = line[1]!;
+      line[width + 1] = line[width]!;
+    }
+    return line;
+  };
   const e = new Float32Array(width + 2 * r), e2 = new Float32Array(width + 2 * r);
-  // Ring of horizontally filtered rows, slot = row & 7: even- and odd-offset sums of e and of e^2.
-  const even1: Float64Array[] = [], odd1: Float64Array[] = [], even2: Float64Array[] = [], odd2: Float64Array[] = [];
-  for (let k = 0; k < 8; k++) {
-    even1.push(new Float64Array(width)); odd1.push(new Float64Array(width));
-    even2.push(new Float64Array(width)); odd2.push(new Float64Array(width));
-  }
+  // Ring of horizontally filtered rows, slot = row & 7: even- and odd-offset sums of e and of e^2, interleaved
+  // ([2x] the sum of e, [2x + 1] that of e^2) so the vertical pass reads 7 arrays instead of 14.
+  const even: Float64Array[] = [], odd: Float64Array[] = [];
+  for (let k = 0; k < 8; k++) { even.push(new Float64Array(2 * width)); odd.push(new Float64Array(2 * width)); }
   const loaded = new Int32Array(8).fill(-1);
   const filterRow = (y: number): void => {
     const slot = y & 7;
     if (loaded[slot] === y) return;
     loaded[slot] = y;
-    const up = Math.max(0, y - 1) * width, row = y * width, down = Math.min(height - 1, y + 1) * width;
-    for (let x = 0; x < width; x++) {
-      const l = x > 0 ? x - 1 : 0, rr = x < width - 1 ? x + 1 : width - 1;
-      const v = data[(row + x) * channels + c]! - 0.25 * (data[(up + x) * channels + c]! + data[(down + x) * channels + c]! + data[(row + l) * channels + c]! + data[(row + rr) * channels + c]!);
-      e[x + r] = v;
-      e2[x + r] = e[x + r]! * e[x + r]!;
+    const U = greenRow(Math.max(0, y - 1)), R = greenRow(y), D = greenRow(Math.min(height - 1, y + 1));
+    for (let x = 0, i = r; x < width; x++, i++) {
+      const v = R[x + 1]! - 0.25 * (U[x + 1]! + D[x + 1]! + R[x]! + R[x + 2]!);
+      e[i] = v;
+      e2[i] = e[i]! * e[i]!;
     }
     for (let k = 0; k < r; k++) {
       e[k] = e[r]!; e2[k] = e2[r]!;
       e[width + r + k] = e[width + r - 1]!; e2[width + r + k] = e2[width + r - 1]!;
     }
-    const E1 = even1[slot]!, O1 = odd1[slot]!, E2 = even2[slot]!, O2 = odd2[slot]!;
-    for (let x = 0, i = r; x < width; x++, i++) {
-      E1[x] = w0 * e[i]! + w2 * (e[i - 2]! + e[i + 2]!);
-      O1[x] = w1 * (e[i - 1]! + e[i + 1]!) + w3 * (e[i - 3]! + e[i + 3]!);
-      E2[x] = w0 * e2[i]! + w2 * (e2[i - 2]! + e2[i + 2]!);
-      O2[x] = w1 * (e2[i - 1]! + e2[i + 1]!) + w3 * (e2[i - 3]! + e2[i + 3]!);
+    const E = even[slot]!, O = odd[slot]!;
+    for (let x = 0, i = r, j = 0; x < width; x++, i++, j += 2) {
+      E[j] = w0 * e[i]! + w2 * (e[i - 2]! + e[i + 2]!);
+      O[j] = w1 * (e[i - 1]! + e[i + 1]!) + w3 * (e[i - 3]! + e[i + 3]!);
+      E[j + 1] = w0 * e2[i]! + w2 * (e2[i - 2]! + e2[i + 2]!);
+      O[j + 1] = w1 * (e2[i - 1]! + e2[i + 1]!) + w3 * (e2[i - 3]! + e2[i + 3]!);
     }
   };
 
-  const feature = new Float32Array(bw * bh);
+  const feature = new Float32Array(bw * (blockRowEnd - blockRowStart));
   const prodA = new Float64Array(bw), logA = new Float64Array(bw), prodI = new Float64Array(bw), logI = new Float64Array(bw);
   const zeroA = new Uint8Array(bw), zeroI = new Uint8Array(bw);
+  const variance = new Float32Array(bw * block);
   const clampRow = (y: number): number => (y < 0 ? 0 : y > height - 1 ? height - 1 : y);
-  for (let by = 0; by < bh; by++) {
+  for (let by = blockRowStart; by < blockRowEnd; by++) {
     prodA.fill(1); logA.fill(0); prodI.fill(1); logI.fill(0); zeroA.fill(0); zeroI.fill(0);
     for (let y = by * block; y < (by + 1) * block; y++) {
       for (let d = -r; d <= r; d++) filterRow(clampRow(y + d));
-      const Ec1 = even1[y & 7]!, Eu1 = even1[clampRow(y - 2) & 7]!, Ed1 = even1[clampRow(y + 2) & 7]!;
-      const Ou1 = odd1[clampRow(y - 1) & 7]!, Od1 = odd1[clampRow(y + 1) & 7]!, Ouu1 = odd1[clampRow(y - 3) & 7]!, Odd1 = odd1[clampRow(y + 3) & 7]!;
-      const Ec2 = even2[y & 7]!, Eu2 = even2[clampRow(y - 2) & 7]!, Ed2 = even2[clampRow(y + 2) & 7]!;
-      const Ou2 = odd2[clampRow(y - 1) & 7]!, Od2 = odd2[clampRow(y + 1) & 7]!, Ouu2 = odd2[clampRow(y - 3) & 7]!, Odd2 = odd2[clampRow(y + 3) & 7]!;
+      const Ec = even[y & 7]!, Eu = even[clampRow(y - 2) & 7]!, Ed = even[clampRow(y + 2) & 7]!;
+      const Ou = odd[clampRow(y - 1) & 7]!, Od = odd[clampRow(y + 1) & 7]!, Ouu = odd[clampRow(y - 3) & 7]!, Odd = odd[clampRow(y + 3) & 7]!;
+      // Vertical pass: the local variance of the row (float32, as before) for the columns of full blocks.
+      for (let x = 0, j = 0, end = bw * block; x < end; x++, j += 2) {
+        const m1 = (w0 * Ec[j]! + w2 * (Eu[j]! + Ed[j]!) + w1 * (Ou[j]! + Od[j]!) + w3 * (Ouu[j]! + Odd[j]!)) / norm;
+        const m2 = (w0 * Ec[j + 1]! + w2 * (Eu[j + 1]! + Ed[j + 1]!) + w1 * (Ou[j + 1]! + Od[j + 1]!) + w3 * (Ouu[j + 1]! + Odd[j + 1]!)) / norm;
+        variance[x] = m2 - m1 * m1;
+      }
+      // Acquired and interpolated pixels alternate along the row: each class is walked with step 2, in pixel order,
+      // so its running product is the same as with one branch per pixel.
+      const firstAcquired = (lattice - y) & 1;
       for (let bx = 0; bx < bw; bx++) {
-        let pa = prodA[bx]!, la = logA[bx]!, pi = prodI[bx]!, li = logI[bx]!, za = zeroA[bx]!, zi = zeroI[bx]!;
-        for (let x = bx * block, end = x + block; x < end; x++) {
-          const m1 = (w0 * Ec1[x]! + w2 * (Eu1[x]! + Ed1[x]!) + w1 * (Ou1[x]! + Od1[x]!) + w3 * (Ouu1[x]! + Odd1[x]!)) / norm;
-          const m2 = (w0 * Ec2[x]! + w2 * (Eu2[x]! + Ed2[x]!) + w1 * (Ou2[x]! + Od2[x]!) + w3 * (Ouu2[x]! + Odd2[x]!)) / norm;
-          const variance = Math.fround(Math.max(0, m2 - m1 * m1));
-          if (((x + y) & 1) === lattice) {
-            if (variance > 0) {
-              pa *= variance;
-              if (pa < 1e-200 || pa > 1e200) { la += Math.log(pa); pa = 1; }
-            } else za = 1;
-          } else if (variance > 0) {
-            pi *= variance;
-            if (pi < 1e-200 || pi > 1e200) { li += Math.log(pi); pi = 1; }
-          } else zi = 1;
+        const x0 = bx * block, end = x0 + block;
+        let p = prodA[bx]!, l = logA[bx]!, z = zeroA[bx]!;
+        for (let x = x0 + firstAcquired; x < end; x += 2) {
+          const v = variance[x]!;
+          if (v > 0) {
+            p *= v;
+            if (p < 1e-200 || p > 1e200) { l += Math.log(p); p = 1; }
+          } else z = 1;
         }
-        prodA[bx] = pa; logA[bx] = la; prodI[bx] = pi; logI[bx] = li; zeroA[bx] = za; zeroI[bx] = zi;
+        prodA[bx] = p; logA[bx] = l; zeroA[bx] = z;
+        p = prodI[bx]!; l = logI[bx]!; z = zeroI[bx]!;
+        for (let x = x0 + 1 - firstAcquired; x < end; x += 2) {
+          const v = variance[x]!;
+          if (v > 0) {
+            p *= v;
+            if (p < 1e-200 || p > 1e200) { l += Math.log(p); p = 1; }
+          } else z = 1;
+        }
+        prodI[bx] = p; logI[bx] = l; zeroI[bx] = z;
       }
     }
     for (let bx = 0; bx < bw; bx++) {
       const za = zeroA[bx] === 1, zi = zeroI[bx] === 1;
-      feature[by * bw + bx] = za && zi ? 0 : za || zi ? Number.NaN : logA[bx]! + Math.log(prodA[bx]!) - (logI[bx]! + Math.log(prodI[bx]!));
+      feature[(by - blockRowStart) * bw + bx] = za && zi ? 0 : za || zi ? Number.NaN : logA[bx]! + Math.log(prodA[bx]!) - (logI[bx]! + Math.log(prodI[bx]!));
     }
   }
   return feature;

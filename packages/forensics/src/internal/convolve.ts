@@ -47,12 +47,24 @@ export function windowSum(map: Float32Array, width: number, height: number, r: n
   return out;
 }
 
-/** Median over a (2r+1) x (2r+1) window, the window clipped at the borders, for small maps. */
+/**
+ * Median over a (2r+1) x (2r+1) window, the window clipped at the borders, for small maps. Full windows (odd count)
+ * use a quickselect specialised to Float64Array (the shared `medianInPlace` sees several array types and is slower
+ * for it); clipped windows use `medianInPlace`. Same values either way: the median of a multiset does not depend on
+ * how it is selected.
+ */
 export function windowMedian(map: Float32Array, width: number, height: number, r: number): Float32Array {
   const out = new Float32Array(width * height);
-  const scratch = new Float64Array((2 * r + 1) ** 2);
+  const side = 2 * r + 1, full = side * side, half = full >> 1;
+  const scratch = new Float64Array(full);
   for (let y = 0; y < height; y++) {
+    const inside = y >= r && y < height - r;
     for (let x = 0; x < width; x++) {
+      if (inside && x >= r && x < width - r) {
+        for (let v = 0, n = 0, p = (y - r) * width + x - r; v < side; v++, p += width) for (let u = 0; u < side; u++) scratch[n++] = map[p + u]!;
+        out[y * width + x] = selectKth64(scratch, full, half);
+        continue;
+      }
       let n = 0;
       for (let v = Math.max(0, y - r); v <= Math.min(height - 1, y + r); v++) {
         for (let u = Math.max(0, x - r); u <= Math.min(width - 1, x + r); u++) scratch[n++] = map[v * width + u]!;
@@ -61,4 +73,28 @@ export function windowMedian(map: Float32Array, width: number, height: number, r
     }
   }
   return out;
+}
+
+/** `selectKth` for Float64Array only (monomorphic), Hoare partition around the middle element. */
+function selectKth64(values: Float64Array, length: number, k: number): number {
+  let lo = 0, hi = length - 1;
+  while (hi > lo) {
+    const pivot = values[(lo + hi) >> 1]!;
+    let i = lo, j = hi;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        const t = values[i]!;
+        values[i] = values[j]!;
+        values[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return values[k]!;
+  }
+  return values[k]!;
 }

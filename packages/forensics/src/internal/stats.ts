@@ -34,6 +34,15 @@ export function medianInPlace(values: Float32Array | Float64Array, length = valu
   return (lower + upper) / 2;
 }
 
+/** Every k-th value, k = ceil(length / max): the values themselves when there are at most `max`. */
+export function evenSubsample(values: Float64Array, max: number): Float64Array {
+  if (values.length <= max) return values;
+  const k = Math.ceil(values.length / max);
+  const out = new Float64Array(Math.ceil(values.length / k));
+  for (let i = 0, j = 0; i < values.length; i += k, j++) out[j] = values[i]!;
+  return out;
+}
+
 /** Finite values of an array, copied. */
 export function finiteValues(values: ArrayLike<number>): Float64Array {
   let n = 0;

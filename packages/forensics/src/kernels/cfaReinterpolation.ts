@@ -1,4 +1,5 @@
 import { BAYER_PATTERNS, bayerBlockErrors } from '../internal/bayerErrors.js';
+import type { BayerBlockErrors } from '../internal/bayerErrors.js';
 import { clamp01, medianInPlace, quantile } from '../internal/stats.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
 import { expectIntegerInRange, expectMinimumSize, expectNumberInRange, expectPixelBuffer } from '../validate.js';
@@ -37,6 +38,12 @@ export const cfaReinterpolationDefaults: Required<CfaReinterpolationOptions> = {
  * Score: fraction of textured blocks whose layout preference exceeds `absentThreshold`.
  */
 export function cfaReinterpolation(image: PixelBuffer, options: CfaReinterpolationOptions = {}): KernelResult {
+  const o = cfaReinterpolationOptions(image, options);
+  return cfaReinterpolationFromErrors(bayerBlockErrors(image, o.blockSize, o.smoothStd), o);
+}
+
+/** Options merged over the defaults and validated against the image (first step of `cfaReinterpolation`). */
+export function cfaReinterpolationOptions(image: PixelBuffer, options: CfaReinterpolationOptions = {}): Required<CfaReinterpolationOptions> {
   const o = { ...cfaReinterpolationDefaults, ...options };
   expectPixelBuffer('image', image);
   expectIntegerInRange('blockSize', o.blockSize, 2, 1024);
@@ -44,8 +51,11 @@ export function cfaReinterpolation(image: PixelBuffer, options: CfaReinterpolati
   expectNumberInRange('smoothStd', o.smoothStd, 0, 1e6);
   expectNumberInRange('absentThreshold', o.absentThreshold, 0, 1);
   expectMinimumSize('image', image, 2 * o.blockSize);
+  return o;
+}
 
-  const { blocksWide, blocksHigh, errors, stds, best } = bayerBlockErrors(image, o.blockSize, o.smoothStd);
+/** Last step of `cfaReinterpolation`: maps, stats and score from the per-block re-interpolation errors. */
+export function cfaReinterpolationFromErrors({ blocksWide, blocksHigh, errors, stds, best }: BayerBlockErrors, o: Required<CfaReinterpolationOptions>): KernelResult {
   const e = errors[best]!;
   const nb = blocksWide * blocksHigh;
   const map = new Float32Array(nb);
@@ -89,7 +99,12 @@ export function cfaReinterpolation(image: PixelBuffer, options: CfaReinterpolati
   };
 }
 
-/** Parity of x+y of the green samples of the Bayer layout that re-interpolates the image best. */
-export function greenLatticeParity(image: PixelBuffer, blockSize = 16, smoothStd = 5): 0 | 1 {
-  return BAYER_PATTERNS[bayerBlockErrors(image, blockSize, smoothStd).best]!.greenParity;
+/**
+ * Parity of x+y of the green samples of the Bayer layout that re-interpolates the image best. With
+ * `sampledPixels` set, only every k-th row of blocks is measured, k = max(1, floor(width * height / sampledPixels))
+ * (all rows up to that size; at 12 MP and 1.5 MP every 8th row of blocks).
+ */
+export function greenLatticeParity(image: PixelBuffer, blockSize = 16, smoothStd = 5, sampledPixels = Infinity): 0 | 1 {
+  const stride = Math.max(1, Math.floor((image.width * image.height) / sampledPixels));
+  return BAYER_PATTERNS[bayerBlockErrors(image, blockSize, smoothStd, stride).best]!.greenParity;
 }

@@ -1,7 +1,7 @@
 import { cfaBlockFeatures } from '../internal/cfaBlockFeatures.js';
 import { windowMedian, windowSum } from '../internal/convolve.js';
 import { greenLatticeParity } from './cfaReinterpolation.js';
-import { clamp01, finiteValues, quantile } from '../internal/stats.js';
+import { clamp01, evenSubsample, finiteValues, quantile } from '../internal/stats.js';
 import { fitZeroMeanMixture, logNormal } from '../internal/zeroMeanMixture.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
 import { expectIntegerInRange, expectMinimumSize, expectNumberInRange, expectPixelBuffer } from '../validate.js';
@@ -41,6 +41,11 @@ export const cfaVarianceMapDefaults: Required<CfaVarianceMapOptions> = { blockSi
 /** Log-feature given to blocks with a zero variance product in one class (log of the smallest positive double). */
 const DEGENERATE = -736.8;
 
+/** The Bayer layout is chosen on every k-th row of 16-pixel blocks, k = max(1, floor(pixels / this)). */
+const LATTICE_SAMPLED_PIXELS = 1.5e6;
+/** The mixture is fitted on at most this many finite block features (every k-th); all blocks are then classified. */
+const EM_MAX_SAMPLES = 32768;
+
 /**
  * CFA artefact localisation after Ferrara, Bianchi, De Rosa and Piva 2012, "Image forgery localization via
  * fine-grained analysis of CFA artifacts" (IEEE TIFS 7(5)). On the green channel: the prediction error of a bilinear
@@ -48,11 +53,25 @@ const DEGENERATE = -736.8;
  * L = log(prod(var at acquired) / prod(var at interpolated)), positive where demosaicing left
  * its trace; a mixture fit by EM (zero-mean component = no CFA trace) and, per block, the posterior probability of
  * "no trace" from the log-likelihood ratios pooled over a (2r+1)^2 neighbourhood (median by default). The acquired
- * lattice is the green lattice of the Bayer layout that re-interpolates best.
+ * lattice is the green lattice of the Bayer layout that re-interpolates best. Above 1.5 MP the layout is chosen on a
+ * deterministic subsample of block rows and above 32768 blocks the mixture is fitted on every k-th finite feature;
+ * every block is then classified with the fitted mixture (images up to those sizes are computed as before).
  *
  * Score: fraction of blocks whose posterior of "no CFA trace" exceeds 0.5.
  */
 export function cfaVarianceMap(image: PixelBuffer, options: CfaVarianceMapOptions = {}): KernelResult {
+  const plan = planCfaVariance(image, options);
+  return cfaVarianceFromFeatures(cfaBlockFeatures(image, plan.options.blockSize, plan.lattice, plan.options.windowSigma), image, plan);
+}
+
+/** Validated options and the acquired-green lattice: what the bands of `cfaVarianceMap` share. */
+export interface CfaVariancePlan {
+  options: Required<CfaVarianceMapOptions>;
+  lattice: 0 | 1;
+}
+
+/** Validates the options and chooses the lattice (first step of `cfaVarianceMap`; the pool runs it once per image). */
+export function planCfaVariance(image: PixelBuffer, options: CfaVarianceMapOptions = {}): CfaVariancePlan {
   const o = { ...cfaVarianceMapDefaults, ...options };
   expectPixelBuffer('image', image);
   expectIntegerInRange('blockSize', o.blockSize, 2, 256);
@@ -62,15 +81,18 @@ export function cfaVarianceMap(image: PixelBuffer, options: CfaVarianceMapOption
   if (o.aggregation !== 'median' && o.aggregation !== 'sum') throw new RangeError(`Expected 'median' or 'sum' for aggregation but received ${String(o.aggregation)} of type ${typeof o.aggregation}`);
   if (o.lattice !== 0 && o.lattice !== 1 && o.lattice !== 'auto') throw new RangeError(`Expected 0, 1 or 'auto' for lattice but received ${String(o.lattice)} of type ${typeof o.lattice}`);
   expectMinimumSize('image', image, 4 * o.blockSize);
+  return { options: o, lattice: o.lattice === 'auto' ? greenLatticeParity(image, 16, 5, LATTICE_SAMPLED_PIXELS) : o.lattice };
+}
 
-  const { width, height } = image;
-  const bw = Math.floor(width / o.blockSize), bh = Math.floor(height / o.blockSize);
-  const lattice = o.lattice === 'auto' ? greenLatticeParity(image) : o.lattice;
+/** Last step of `cfaVarianceMap`: mixture fit, pooled log-likelihood ratios and posterior from the block features. */
+export function cfaVarianceFromFeatures(feature: Float32Array, image: PixelBuffer, plan: CfaVariancePlan): KernelResult {
+  const o = plan.options, lattice = plan.lattice;
+  const bw = Math.floor(image.width / o.blockSize), bh = Math.floor(image.height / o.blockSize);
+  if (feature.length !== bw * bh) throw new RangeError(`Expected ${bw * bh} block features for feature but received ${feature.length} of type number`);
   // Feature: log of the ratio of the products of the variances (sum of log differences). A block where one class
   // has a zero variance has no finite feature: it is left out of the fit and given DEGENERATE in the likelihood.
-  const feature = cfaBlockFeatures(image, o.blockSize, lattice, o.windowSigma);
-
-  const mixture = fitZeroMeanMixture(finiteValues(feature));
+  const finite = finiteValues(feature);
+  const mixture = fitZeroMeanMixture(evenSubsample(finite, EM_MAX_SAMPLES));
   const llr = new Float32Array(feature.length);
   for (let i = 0; i < llr.length; i++) {
     const f = Number.isFinite(feature[i]!) ? feature[i]! : DEGENERATE;
@@ -91,7 +113,7 @@ export function cfaVarianceMap(image: PixelBuffer, options: CfaVarianceMapOption
       { name: 'cfa-feature', data: feature, width: bw, height: bh, cellSize: o.blockSize, displayRange: [0, Math.max(1e-3, quantile(feature, 0.99))] },
     ],
     stats: {
-      medianFeature: quantile(feature, 0.5), lattice, degenerateBlockFraction: 1 - finiteValues(feature).length / feature.length, mixtureMean: mixture.mu1, mixtureSigmaTrace: mixture.sigma1,
+      medianFeature: quantile(feature, 0.5), lattice, degenerateBlockFraction: 1 - finite.length / feature.length, mixtureMean: mixture.mu1, mixtureSigmaTrace: mixture.sigma1,
       mixtureSigmaNoTrace: mixture.sigma0, mixtureWeightTrace: mixture.weight1, flaggedBlockFraction: fraction,
     },
     score: clamp01(fraction),

@@ -1,4 +1,5 @@
 import { blockMean } from '../internal/blocks.js';
+import { largestOutlierRegion } from '../internal/outlierRegion.js';
 import { clamp01, meanStd, outlierFraction, quantile } from '../internal/stats.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
 import { expectNumberInRange, expectPixelBuffer, expectPositiveInteger, expectSameShape } from '../validate.js';
@@ -19,9 +20,14 @@ export interface ErrorLevelAnalysisOptions {
    * @default 3.5
    */
   outlierZ?: number;
+  /**
+   * Robust z-score above which a block belongs to an anomalous region in the score (largest connected region).
+   * @default 2
+   */
+  regionZ?: number;
 }
 
-export const errorLevelAnalysisDefaults: Required<ErrorLevelAnalysisOptions> = { scale: 15, blockSize: 16, outlierZ: 3.5 };
+export const errorLevelAnalysisDefaults: Required<ErrorLevelAnalysisOptions> = { scale: 15, blockSize: 16, outlierZ: 3.5, regionZ: 2 };
 
 /**
  * Error level analysis (Krawetz 2007, "A Picture's Worth"): the per-pixel mean over channels of
@@ -29,7 +35,9 @@ export const errorLevelAnalysisDefaults: Required<ErrorLevelAnalysisOptions> = {
  * and decoded (see `recompressJpeg`). Regions whose compression history differs from the rest show a different error
  * level. The map is not clipped; the toolbox's uint8 map is `min(255, round(map))`.
  *
- * Score: fraction of blocks whose mean error level is a high outlier (robust z > `outlierZ`).
+ * Score: area of the largest 4-connected region of blocks whose mean error level has robust z > `regionZ`, as a
+ * fraction of all blocks (a region re-saved differently stands out as one patch; isolated outliers count little).
+ * The fraction of blocks with robust z > `outlierZ` (the score of version 1) is the stat `outlierBlockFraction`.
  */
 export function errorLevelAnalysis(original: PixelBuffer, recompressed: PixelBuffer, options: ErrorLevelAnalysisOptions = {}): KernelResult {
   const o = { ...errorLevelAnalysisDefaults, ...options };
@@ -39,6 +47,7 @@ export function errorLevelAnalysis(original: PixelBuffer, recompressed: PixelBuf
   expectNumberInRange('scale', o.scale, 0, 1e6);
   expectPositiveInteger('blockSize', o.blockSize);
   expectNumberInRange('outlierZ', o.outlierZ, 0, 1e6);
+  expectNumberInRange('regionZ', o.regionZ, 0, 1e6);
 
   const { width, height, channels } = original;
   const fast = original.data instanceof Uint8Array && recompressed.data instanceof Uint8Array
@@ -46,13 +55,14 @@ export function errorLevelAnalysis(original: PixelBuffer, recompressed: PixelBuf
     : undefined;
   const { map, blocks, mean, std, p999, p99, max } = fast ?? genericErrorLevels(original.data, recompressed.data, width, height, channels, o.scale / channels, o.blockSize);
   const outliers = outlierFraction(blocks.data, o.outlierZ, false, 0.5);
+  const region = largestOutlierRegion(blocks.data, blocks.width, blocks.height, o.regionZ, false, 0.5);
   return {
     maps: [
       { name: 'ela', data: map, width, height, cellSize: 1, displayRange: [0, Math.max(1, p999)] },
       { name: 'ela-block-mean', data: blocks.data, width: blocks.width, height: blocks.height, cellSize: o.blockSize, displayRange: [0, Math.max(1, quantile(blocks.data, 0.999))] },
     ],
-    stats: { mean, std, p99, max, outlierBlockFraction: outliers },
-    score: clamp01(outliers),
+    stats: { mean, std, p99, max, outlierBlockFraction: outliers, largestOutlierRegionFraction: region },
+    score: clamp01(region),
   };
 }
 
