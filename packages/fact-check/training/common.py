@@ -47,6 +47,31 @@ class Probabilities(nn.Module):
         return torch.softmax(self.model(features), dim=-1)
 
 
+def fit_with_early_stopping(model, opt, loss_of, train_idx, val_idx, rng, max_epochs, batch=256, patience_limit=6):
+    """Minibatch training that keeps the weights of the best validation loss and stops after `patience_limit`
+    epochs without improvement. Leaves the model in eval mode with the best weights."""
+    best, best_state, patience = 1e9, None, 0
+    for epoch in range(max_epochs):
+        model.train()
+        perm = torch.tensor(rng.permutation(train_idx))
+        for start in range(0, len(perm), batch):
+            opt.zero_grad()
+            loss_of(perm[start:start + batch]).backward()
+            opt.step()
+        model.eval()
+        with torch.no_grad():
+            val = float(loss_of(val_idx))
+        if val < best - 1e-4:
+            best, best_state, patience = val, {k: v.clone() for k, v in model.state_dict().items()}, 0
+        else:
+            patience += 1
+            if patience >= patience_limit:
+                break
+    model.load_state_dict(best_state)
+    model.eval()
+    print(f'stopped after {epoch + 1} epochs, best validation loss {best:.4f}')
+
+
 def export(model, width, name):
     model.eval()
     wrapped = Probabilities(model)

@@ -13,7 +13,7 @@ import os
 import numpy as np
 import torch
 
-from common import MODELS, StandardisedMLP, export, fixed_inputs, fixed_outputs, load, today
+from common import MODELS, StandardisedMLP, export, fit_with_early_stopping, fixed_inputs, fixed_outputs, load, today
 
 VERSION = '1.0.0'
 torch.manual_seed(7)
@@ -47,26 +47,7 @@ def loss_of(idx):
 
 train_idx = np.where(is_train)[0]
 val_idx = torch.tensor(np.where(is_val)[0])
-best, best_state, patience = 1e9, None, 0
-for epoch in range(80):
-    model.train()
-    perm = torch.tensor(rng.permutation(train_idx))
-    for start in range(0, len(perm), 256):
-        opt.zero_grad()
-        loss_of(perm[start:start + 256]).backward()
-        opt.step()
-    model.eval()
-    with torch.no_grad():
-        val = float(loss_of(val_idx))
-    if val < best - 1e-4:
-        best, best_state, patience = val, {k: v.clone() for k, v in model.state_dict().items()}, 0
-    else:
-        patience += 1
-        if patience >= 6:
-            break
-model.load_state_dict(best_state)
-model.eval()
-print(f'stopped after {epoch + 1} epochs, best validation loss {best:.4f}')
+fit_with_early_stopping(model, opt, loss_of, train_idx, val_idx, rng, max_epochs=80)
 
 
 def average_precision(y, score):
