@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Writable } from 'node:stream';
-import { analyzeImageAuthenticity, ApiError } from '@content-analysis/engine';
+import { analyzeImageAuthenticity, callerError } from '@content-analysis/engine';
 import { exportRawMap, renderHeatmap, decodeImage, kernelRegistry } from '@content-analysis/forensics';
 import { extractImageMetadata } from '@content-analysis/image-metadata';
 
@@ -11,9 +11,9 @@ async function readImage(path: string): Promise<Buffer> {
   return readFile(path);
 }
 
+/** The image packages raise their caller errors with code BAD_REQUEST. */
 function asApiError(error: unknown): never {
-  if ((error as { code?: unknown })?.code === 'BAD_REQUEST') throw new ApiError('BAD_REQUEST', (error as Error).message, { cause: error });
-  throw error;
+  throw callerError(error, ['BAD_REQUEST']);
 }
 
 /** `image-metadata <file>`: the metadata, exif, c2pa and AI watermark fields of an image, as JSON. */

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { Readable } from 'node:stream';
-import { extractDocument, inputErrorToApiCode, resolveTextInput } from '@content-analysis/documents';
-import { ApiError } from '@content-analysis/engine';
+import { extractDocument, resolveTextInput } from '@content-analysis/documents';
+import { documentInputError } from '@content-analysis/engine';
 
 /** Reads all of a stream as UTF-8 text. */
 export async function readStream(stream: Readable): Promise<string> {
@@ -17,12 +17,6 @@ export interface InputSources {
 
 /** File name endings read as documents (their text is extracted) rather than as plain text. */
 const DOCUMENT_EXTENSIONS = new Set(['.pdf', '.docx', '.doc', '.html', '.htm']);
-
-function asApiError(error: unknown): never {
-  const code = inputErrorToApiCode(error);
-  if (code === undefined) throw error;
-  throw new ApiError(code, (error as Error).message, { cause: error });
-}
 
 /**
  * The text behind a command-line input: `-` is standard input; an http(s) URL is read through the guarded
@@ -40,7 +34,7 @@ export async function readTextInput(source: string, sources: InputSources): Prom
       return (await extractDocument(await readFile(source))).text;
     }
   } catch (error) {
-    asApiError(error);
+    throw documentInputError(error);
   }
   return readFile(source, 'utf8');
 }

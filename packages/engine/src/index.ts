@@ -18,6 +18,7 @@ export {
 } from './features/index.js';
 export type { EngineServices, EngineServicesOptions } from './services.js';
 export { callerError } from './callerError.js';
+export { documentInputError } from './inputs/textInput.js';
 export { validateRequest } from './validate.js';
 export { fetchRemote } from './remote.js';
 export { openApiDocument } from './openapi.js';

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { countWords } from '@content-analysis/credits';
 import { detectAiText } from '@content-analysis/classifiers';
 import type { AiTextResult } from '@content-analysis/classifiers';
-import { ApiError } from '../errors.js';
+import { callerError } from '../callerError.js';
 import { defineFeature, SNAKE_CASE_CREDITS } from '../feature.js';
 import { analysedText } from '../inputs/textInput.js';
 import { boundedText } from '../schemas/common.js';
@@ -10,16 +10,10 @@ import { aiContentDetectionRequest, TEXT_BOUNDS } from '../schemas/requests.js';
 import type { AiContentDetectionRequest } from '../schemas/requests.js';
 import { aiContentDetectionResult } from '../schemas/results.js';
 
-type AiContentAnalysis = Omit<AiTextResult, 'confidence'> & { input: 'text' | 'file' | 'website'; confidence: AiTextResult['confidence'] };
+type AiContentAnalysis = AiTextResult & { input: 'text' | 'file' | 'website' };
 
-/** The detector's own argument errors (field named) and unknown versions are the caller's: BAD_REQUEST. */
-function asApiError(error: unknown): unknown {
-  const e = error as { name?: string; field?: string; message?: string };
-  if (e?.name === 'InvalidInputError' || e?.name === 'UnsupportedLanguageError' || e?.name === 'UnknownModelError') {
-    return new ApiError('BAD_REQUEST', e.message, { cause: error });
-  }
-  return error;
-}
+/** Codes of the detector's errors about the caller's input (a field named, an unsupported language, an unknown version). */
+const CALLER_ERRORS = ['BAD_REQUEST', 'UNSUPPORTED_LANGUAGE', 'UNKNOWN_MODEL'] as const;
 
 export const aiContentDetectionFeature = defineFeature<AiContentDetectionRequest, AiContentAnalysis>({
   id: 'ai-content-detection',
@@ -47,7 +41,7 @@ export const aiContentDetectionFeature = defineFeature<AiContentDetectionRequest
           const { score, sentences, attack_detected, readability_score, version, language, confidence } = result;
           return { score, ...(sentences ? { sentences } : {}), input, attack_detected, readability_score, version, language, confidence };
         } catch (error) {
-          throw asApiError(error);
+          throw callerError(error, CALLER_ERRORS);
         }
       },
     };

@@ -12,6 +12,16 @@ export interface AnalysedText {
 }
 
 /**
+ * Turns an error of reading a document or a remote input into an API error (BAD_REQUEST for a document without
+ * text, too large, corrupt or of the wrong type; FORBIDDEN for a URL the service cannot or may not reach); any
+ * other error passes through unchanged.
+ */
+export function documentInputError(error: unknown): unknown {
+  const code = inputErrorToApiCode(error);
+  return code === undefined ? error : new ApiError(code, (error as Error).message, { cause: error });
+}
+
+/**
  * Resolves the `website`, `file` and `text` fields by the spec's priority (website, then file, then text), reads
  * a remote page or document through the guarded fetcher, and applies the endpoint's bounds to the text that will
  * be analysed. Failures are API errors: a document without text or too large is BAD_REQUEST, a URL the service
@@ -26,9 +36,7 @@ export async function analysedText(
   try {
     resolved = await resolveTextInput(fields, { fetch: context.fetchOptions });
   } catch (error) {
-    const code = inputErrorToApiCode(error);
-    if (code === undefined) throw error;
-    throw new ApiError(code, (error as Error).message, { cause: error });
+    throw documentInputError(error);
   }
   const { input, text } = resolved;
   if (input !== 'text') {
