@@ -2,6 +2,11 @@ import { FetchError, fetchErrorToApiCode, guardedFetch } from '@content-analysis
 import type { FetchedResource, GuardedFetchOptions } from '@content-analysis/fetch';
 import { ApiError } from './errors.js';
 
+/** Turns a FetchError into an API error (BAD_REQUEST or FORBIDDEN, its message as the description); others pass. */
+export function fetchApiError(error: unknown): unknown {
+  return error instanceof FetchError ? new ApiError(fetchErrorToApiCode(error), error.message, { cause: error }) : error;
+}
+
 /**
  * Fetches a caller-supplied URL with the guarded fetcher and turns its failures into API errors: a malformed or
  * non-public URL is BAD_REQUEST, a URL the service cannot or may not reach is FORBIDDEN. The description says
@@ -14,9 +19,6 @@ export async function fetchRemote(
   try {
     return await guardedFetch(url, options);
   } catch (error) {
-    if (error instanceof FetchError) {
-      throw new ApiError(fetchErrorToApiCode(error), error.message, { cause: error });
-    }
-    throw error;
+    throw fetchApiError(error);
   }
 }

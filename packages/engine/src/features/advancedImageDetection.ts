@@ -1,9 +1,9 @@
 import { CREDIT_COSTS } from '@content-analysis/credits';
-import { FetchError, fetchErrorToApiCode, validatePublicUrl } from '@content-analysis/fetch';
+import { validatePublicUrl } from '@content-analysis/fetch';
 import { analyzeImageAuthenticity } from '../advanced/analyzeImageAuthenticity.js';
 import type { AuthenticityReport } from '../advanced/analyzeImageAuthenticity.js';
-import { ApiError } from '../errors.js';
 import { ADVANCED_CREDITS, defineFeature } from '../feature.js';
+import { fetchApiError } from '../remote.js';
 import { advancedImageDetectionRequest } from '../schemas/requests.js';
 import type { AdvancedImageDetectionRequest } from '../schemas/requests.js';
 import { advancedImageDetectionResult } from '../schemas/results.js';
@@ -29,8 +29,7 @@ export const advancedImageDetectionFeature = defineFeature<AdvancedImageDetectio
     try {
       validatePublicUrl(request.image_url);
     } catch (error) {
-      if (error instanceof FetchError) throw new ApiError(fetchErrorToApiCode(error), error.message, { cause: error });
-      throw error;
+      throw fetchApiError(error);
     }
     return {
       cost: CREDIT_COSTS.advancedImageDetection,
