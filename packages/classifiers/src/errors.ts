@@ -5,8 +5,8 @@ export class InvalidInputError extends TypeError {
   /** Request field or option the error is about (`text`, `language`, `sentences`, `threads`, ...). */
   readonly field: string;
 
-  constructor(field: string, expected: string, received: unknown) {
-    super(`Expected ${expected} for ${field} but received ${describe(received)}`);
+  constructor(field: string, expected: string, received: unknown, options?: { cause?: unknown }) {
+    super(`Expected ${expected} for ${field} but received ${describe(received)}`, options);
     this.field = field;
   }
 }
@@ -51,5 +51,8 @@ export class ModelLoadError extends Error {
 function describe(value: unknown): string {
   if (typeof value === 'string') return `a string of ${value.length} characters`;
   if (Array.isArray(value)) return 'an array';
+  if (value instanceof Uint8Array) {
+    return `${value.byteLength} bytes starting ${Buffer.from(value.subarray(0, 8)).toString('hex') || '(empty)'}`;
+  }
   return `${String(value)} of type ${value === null ? 'null' : typeof value}`;
 }

@@ -29,3 +29,25 @@ export type { LoadedModel, LoadModelOptions } from './runtime/loadModel.js';
 export type { CalibrationBucket, ModelCard } from './runtime/modelCard.js';
 export { BUNDLED_MODELS_DIR, bundledRegistry, ModelRegistry } from './runtime/modelRegistry.js';
 export type { ModelEntry } from './runtime/modelRegistry.js';
+export {
+  AI_IMAGE_VERSIONS, DEFAULT_AI_IMAGE_VERSION, LATEST_AI_IMAGE_VERSION, resolveAiImageVersion,
+} from './aiImage/versions.js';
+export type { AiImageVersion } from './aiImage/versions.js';
+export type {
+  AiImageClassification, AiImageClassifier, AiImageClassifierOptions, ClassifyImageOptions,
+} from './aiImage/types.js';
+export {
+  AI_IMAGE_MODELS_DIR, aiImageModelCard, classification, classifyImage, createAiImageClassifier,
+} from './aiImage/classifier.js';
+export type { AiImageModelCard } from './aiImage/classifier.js';
+export { BACKBONES, backboneDigest, backboneOnnx } from './aiImage/backbones.js';
+export type { BackboneName, BackboneTap } from './aiImage/backbones.js';
+export { FEATURE_BLOCKS, FeatureExtractor, featureNames } from './aiImage/features.js';
+export type { FeatureBlock } from './aiImage/features.js';
+export { HANDCRAFTED_FEATURE_NAMES, handcraftedFeatures } from './aiImage/handcrafted.js';
+export { decodeKerasWeights, kerasToOnnx } from './aiImage/kerasOnnx.js';
+export type { KerasLayer, KerasToOnnxOptions, KerasWeight, KerasWeightSpec, TapStatistic } from './aiImage/kerasOnnx.js';
+export { encodeOnnxModel } from './aiImage/onnxWriter.js';
+export type { OnnxGraph, OnnxNode, OnnxTensor, OnnxValueInfo } from './aiImage/onnxWriter.js';
+export { NORMALISING_JPEG_QUALITY, prepareViews, toPlanar, VIEW } from './aiImage/prepare.js';
+export type { CropPosition, PreparedView, ViewSpec } from './aiImage/prepare.js';

@@ -1,3 +1,7 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
 // Prose written for this project's tests (no outside source).
 export const PROSE = [
   'The library on Elm Street opened an hour late on Monday because the heating had failed over the weekend.',
@@ -14,4 +18,13 @@ export function longText(chars: number): string {
   let out = '';
   for (let i = 1; out.length < chars; i++) out += `Part ${i}. ${PROSE}\n\n`;
   return out.slice(0, chars);
+}
+
+/** Path of a shared dataset folder, or undefined (with the reason logged) when the datasets are absent. */
+export function imageDatasetDir(relative: string): string | undefined {
+  const root = process.env['CONTENT_ANALYSIS_DATASETS'] ?? resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/datasets');
+  const dir = join(root, relative);
+  if (existsSync(dir)) return dir;
+  console.warn(`skipping: dataset ${relative} not found under ${root} (set CONTENT_ANALYSIS_DATASETS)`);
+  return undefined;
 }

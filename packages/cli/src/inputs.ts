@@ -4,11 +4,16 @@ import type { Readable } from 'node:stream';
 import { extractDocument, resolveTextInput } from '@content-analysis/documents';
 import { documentInputError } from '@content-analysis/engine';
 
-/** Reads all of a stream as UTF-8 text. */
-export async function readStream(stream: Readable): Promise<string> {
+/** Reads all of a stream as bytes. */
+export async function readStreamBytes(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/** Reads all of a stream as UTF-8 text. */
+export async function readStream(stream: Readable): Promise<string> {
+  return (await readStreamBytes(stream)).toString('utf8');
 }
 
 export interface InputSources {
@@ -37,4 +42,14 @@ export async function readTextInput(source: string, sources: InputSources): Prom
     throw documentInputError(error);
   }
   return readFile(source, 'utf8');
+}
+
+/**
+ * The request fields of a command-line image: an http(s) URL is sent as `url` (the engine fetches it through the
+ * guarded fetcher); a file, or `-` for standard input, is read and sent as base64 in `field`.
+ */
+export async function readImageInput(source: string, field: string, sources: InputSources): Promise<Record<string, string>> {
+  if (/^https?:\/\//i.test(source)) return { url: source };
+  const bytes = source === '-' ? await readStreamBytes(sources.stdin) : await readFile(source);
+  return { [field]: bytes.toString('base64') };
 }

@@ -8,7 +8,7 @@ import { createApiServer, listen } from '@content-analysis/server';
 import { runBatch } from './batch.js';
 import { forensicsCommand, imageMetadataCommand } from './imageCommands.js';
 import { loadDocuments, servicesFrom } from './collections.js';
-import { readStream, readTextInput } from './inputs.js';
+import { readImageInput, readStream, readTextInput } from './inputs.js';
 import { DEFAULT_ACCOUNT, ledgerPath, openLedger, sourcesPath } from './ledgerFile.js';
 import { SourceIndex } from '@content-analysis/plagiarism';
 
@@ -29,7 +29,11 @@ function usage(engine: Engine): string {
     .list()
     .filter((f) => f.cli)
     .map((f) => {
-      const args = f.cli!.inputs.map((i) => `<${i.field.replace(/_/g, '-')}>`).join(' ');
+      const flag = (field: string) => field.replace(/_/g, '-');
+      const args = [
+        ...f.cli!.inputs.map((i) => `<${flag(i.field)}>`),
+        ...(f.cli!.options ?? []).map((o) => `[--${flag(o.field)} <${flag(o.field)}>]`),
+      ].join(' ');
       return `  ${`${f.cli!.command} ${args}`.padEnd(43)} ${f.cli!.summary}`;
     });
   return [
@@ -62,7 +66,9 @@ function writeJson(out: Writable, value: unknown): void {
 
 async function featureCommand(feature: Feature<any, any>, argv: string[], io: CliIo): Promise<number> {
   const binding = feature.cli!;
-  const fieldOptions = Object.fromEntries(binding.inputs.map((i) => [i.field.replace(/_/g, '-'), { type: 'string' as const }]));
+  const fieldOptions = Object.fromEntries(
+    [...binding.inputs, ...(binding.options ?? [])].map((i) => [i.field.replace(/_/g, '-'), { type: 'string' as const }]),
+  );
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -92,9 +98,14 @@ async function featureCommand(feature: Feature<any, any>, argv: string[], io: Cl
     }
     const source = positionals[next++];
     if (source === undefined) throw new UsageError(`${binding.command}: missing <${input.field.replace(/_/g, '-')}> (${input.description})`);
-    request[input.field] = await readTextInput(source, { stdin: io.stdin });
+    if (input.kind === 'image') Object.assign(request, await readImageInput(source, input.field, { stdin: io.stdin }));
+    else request[input.field] = await readTextInput(source, { stdin: io.stdin });
   }
   if (next < positionals.length) throw new UsageError(`${binding.command}: unexpected argument "${positionals[next]}"`);
+  for (const option of binding.options ?? []) {
+    const value = (values as Record<string, string | boolean | undefined>)[option.field.replace(/_/g, '-')];
+    if (typeof value === 'string') request[option.field] = value;
+  }
   const { result } = await engine.run(feature.id, request);
   if (values.compact) io.stdout.write(`${JSON.stringify(result)}\n`);
   else writeJson(io.stdout, result);

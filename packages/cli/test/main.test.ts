@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { countWords, SqliteLedger } from '@content-analysis/credits';
+import { defaultImageClassifier } from '@content-analysis/engine';
 import { main } from '../src/index.js';
 import { captureIo } from './io.js';
 
@@ -267,5 +268,90 @@ describe('image commands', () => {
     const sidecar = JSON.parse(readFileSync(raw.replace(/\.png$/, '.json'), 'utf8'));
     expect(typeof sidecar.scale).toBe('number');
     expect(files.some((f) => f.includes('ela_image') && f.endsWith('.heatmap.png'))).toBe(true);
+  });
+});
+
+/**
+ * Whether the real AI-image model is there: the `image` command's success path runs it (the CLI has no classifier
+ * to inject). A model that is missing fails with MODEL_LOAD_FAILED; anything else (here: bytes that are no image)
+ * means it loaded.
+ */
+const REAL_CLASSIFIER = await defaultImageClassifier()
+  .classify(new Uint8Array([0xff, 0xd8, 0xff]))
+  .then(
+    () => true,
+    (error: { code?: unknown; message?: string }) => {
+      if (error.code !== 'MODEL_LOAD_FAILED') return true;
+      console.warn(`[cli] the AI-image model is not there (${error.message}): the image command's success test is skipped`);
+      return false;
+    },
+  );
+
+describe('image', () => {
+  async function encode(width: number, height: number, format: 'jpeg' | 'png'): Promise<Buffer> {
+    const { default: sharp } = await import('sharp');
+    const data = Buffer.alloc(width * height * 3);
+    for (let i = 0; i < data.length; i++) data[i] = (i * 7 + ((i / 3) | 0) % 251) & 255;
+    const image = sharp(data, { raw: { width, height, channels: 3 } });
+    return format === 'png' ? image.png().toBuffer() : image.jpeg({ quality: 90 }).toBuffer();
+  }
+
+  it('lists the command with its --version option', async () => {
+    const io = captureIo();
+    expect(await main(['--help'], io)).toBe(0);
+    expect(io.out()).toMatch(/ image <image> \[--version <version>\] +Estimate whether an image/);
+  });
+
+  it('refuses an image under 256x256 with BAD_REQUEST naming the field, before any classification', async () => {
+    const file = join(dir, 'small.png');
+    writeFileSync(file, await encode(300, 200, 'png'));
+    const io = captureIo();
+    expect(await main(['image', file], io)).toBe(1);
+    expect(JSON.parse(io.out())).toEqual({ status: 400, error: 'BAD_REQUEST', description: 'image: The image is 300x200 pixels; the minimum is 256x256.' });
+  });
+
+  it('refuses an unknown --version with BAD_REQUEST', async () => {
+    const file = join(dir, 'version.jpg');
+    writeFileSync(file, await encode(320, 256, 'jpeg'));
+    const io = captureIo();
+    expect(await main(['image', file, '--version', '9'], io)).toBe(1);
+    expect(JSON.parse(io.out())).toEqual({ status: 400, error: 'BAD_REQUEST', description: 'version must be one of "5", "4", "3", "2", "1", "latest"' });
+  });
+
+  it('sends an http(s) argument as url, through the guarded fetcher', async () => {
+    const io = captureIo();
+    expect(await main(['image', 'http://127.0.0.1:9/photo.png'], io)).toBe(1);
+    expect(JSON.parse(io.out())).toMatchObject({ status: 400, error: 'BAD_REQUEST' });
+    expect(JSON.parse(io.out()).description).toMatch(/127\.0\.0\.1/);
+  });
+
+  it('reads requests line by line with --jsonl', async () => {
+    const small = (await encode(256, 255, 'png')).toString('base64');
+    const input = [JSON.stringify({ image: small }), JSON.stringify({ url: 'http://localhost/a.png' }), JSON.stringify({})].join('\n');
+    const io = captureIo(input);
+    expect(await main(['image', '--jsonl', '-'], io)).toBe(1);
+    expect(io.out().trim().split('\n').map((l) => JSON.parse(l))).toEqual([
+      { line: 1, status: 400, error: 'BAD_REQUEST', description: 'image: The image is 256x255 pixels; the minimum is 256x256.' },
+      expect.objectContaining({ line: 2, status: 400, error: 'BAD_REQUEST' }),
+      { line: 3, status: 400, error: 'BAD_REQUEST', description: 'url or image is required' },
+    ]);
+  });
+
+  it.skipIf(!REAL_CLASSIFIER)('classifies a file with the real default classifier, printing what it would cost', async () => {
+    const file = join(dir, 'photo.png');
+    writeFileSync(file, await encode(320, 256, 'png'));
+    const io = captureIo();
+    expect(await main(['image', file], io)).toBe(0);
+    const result = JSON.parse(io.out());
+    expect(result).toMatchObject({ version: '5', mime_type: 'image/png', metadata: { format: 'png', width: 320, height: 256 }, credits_used: 300 });
+    expect('credits_remaining' in result).toBe(false);
+    expect(Number.isInteger(result.score)).toBe(true);
+    expect(result.score).toBe(Math.round(100 * result.human_probability));
+    expect(result.ai_probability + result.human_probability).toBeCloseTo(1, 6);
+
+    const standardInput = captureIo();
+    standardInput.stdin = (await import('node:stream')).Readable.from([readFileSync(file)]);
+    expect(await main(['image', '-', '--version', '2', '--compact'], standardInput)).toBe(0);
+    expect(JSON.parse(standardInput.out())).toMatchObject({ version: '2', metadata: { width: 320, height: 256 } });
   });
 });

@@ -59,9 +59,13 @@ export interface CliBinding {
   readonly summary: string;
   /**
    * Positional inputs, in order, and the request field each fills. Each is read as a file path, a URL, `-` for
-   * standard input, or taken literally with `--<field>=<text>`.
+   * standard input, or taken literally with `--<field>=<text>`. A `text` input is the text of a file, document or
+   * web page; an `image` input is sent as base64 in its field when it is a file or `-`, and as `url` when it is an
+   * http(s) URL.
    */
   readonly inputs: ReadonlyArray<{ readonly field: string; readonly description: string; readonly kind: 'text' | 'url' | 'image' }>;
+  /** Further request fields taken as `--<field> <value>` strings, e.g. `--version 4`. @default none */
+  readonly options?: ReadonlyArray<{ readonly field: string; readonly description: string }>;
 }
 
 /**

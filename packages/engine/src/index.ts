@@ -14,7 +14,8 @@ export { ADVANCED_CREDITS, CAMEL_CASE_CREDITS, SNAKE_CASE_CREDITS, defineFeature
 export type { AnalysisPlan, CliBinding, CreditFieldNames, Feature, FeatureContext, ToolBinding } from './feature.js';
 export { FeatureRegistry } from './registry.js';
 export {
-  advancedImageDetectionFeature, aiContentDetectionFeature, builtinFeatures, factCheckerFeature, plagiarismFeature, plagiarismV1Feature, textCompareFeature,
+  advancedImageDetectionFeature, aiContentDetectionFeature, builtinFeatures, factCheckerFeature, imageDetectionFeature, plagiarismFeature,
+  plagiarismV1Feature, textCompareFeature,
 } from './features/index.js';
 export type { EngineServices, EngineServicesOptions } from './services.js';
 export { callerError } from './callerError.js';
@@ -51,6 +52,7 @@ export {
   CLAIM_VERDICTS,
   advancedImageDetectionResult,
   aiContentDetectionResult,
+  aiWatermarkIssuers,
   c2paObject,
   exifObject,
   factCheckerResult,
@@ -76,3 +78,13 @@ export type { AuthenticityOptions, AuthenticityReport } from './advanced/analyze
 export { decide } from './advanced/decide.js';
 export type { Decision } from './advanced/decide.js';
 export type { ToolReport } from './advanced/toolReports.js';
+export { classifyImageReport, classifyOutcome } from './advanced/classifyImageTool.js';
+export type { ClassificationOutcome } from './advanced/classifyImageTool.js';
+export { detectAiImage, imageFieldError } from './image/detectAiImage.js';
+export type { DetectAiImageOptions, ImageDetectionAnalysis } from './image/detectAiImage.js';
+export { defaultImageClassifier } from './image/defaultImageClassifier.js';
+export { AI_IMAGE_SCORE_THRESHOLD, likelyAiGenerated } from './image/likelyAiGenerated.js';
+export { provenanceEvidence } from './provenance/provenanceEvidence.js';
+export type { ProvenanceEvidence, ProvenanceKind } from './provenance/provenanceEvidence.js';
+export { AI_PROBABILITY_FLOOR, applyProvenance } from './provenance/applyProvenance.js';
+export type { ProvenanceOutcome } from './provenance/applyProvenance.js';

@@ -1,10 +1,22 @@
-import { FetchError, fetchErrorToApiCode, guardedFetch } from '@content-analysis/fetch';
+import { FetchError, fetchErrorToApiCode, guardedFetch, validatePublicUrl } from '@content-analysis/fetch';
 import type { FetchedResource, GuardedFetchOptions } from '@content-analysis/fetch';
 import { ApiError } from './errors.js';
 
 /** Turns a FetchError into an API error (BAD_REQUEST or FORBIDDEN, its message as the description); others pass. */
 export function fetchApiError(error: unknown): unknown {
   return error instanceof FetchError ? new ApiError(fetchErrorToApiCode(error), error.message, { cause: error }) : error;
+}
+
+/**
+ * The guarded fetcher's static checks of a caller-supplied URL, without any network access: a malformed or
+ * non-public URL is BAD_REQUEST. Features run it while planning, so a bad URL is refused before the balance is read.
+ */
+export function checkPublicUrl(url: string): void {
+  try {
+    validatePublicUrl(url);
+  } catch (error) {
+    throw fetchApiError(error);
+  }
 }
 
 /**

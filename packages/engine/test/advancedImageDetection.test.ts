@@ -1,38 +1,21 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ForensicsPool, workerFilename } from '@content-analysis/forensics';
 import { advancedImageDetectionResult, ApiError, toAdvancedErrorBody } from '../src/index.js';
 import { meteredEngine, routeToLocal, startLocalServer } from './helpers.js';
+import { digitalSourceTypeXmp, failingClassifierDouble, FixedAiImageClassifierDouble, syntheticPhoto } from './images.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const DATASETS = process.env.CONTENT_ANALYSIS_DATASETS ?? join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'datasets');
 const TAMPERED_C2PA = join(DATASETS, 'images', 'c2pa-sdk-fixtures', 'c2pa-rs', 'XCA.jpg');
 
-/** A 512x384 photo-like test image: smooth gradients plus sensor-like noise, saved as JPEG. */
-async function syntheticPhoto(): Promise<Buffer> {
-  const width = 512;
-  const height = 384;
-  const data = Buffer.alloc(width * height * 3);
-  let seed = 7;
-  const noise = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32 - 0.5) * 12;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const i = (y * width + x) * 3;
-      data[i] = Math.max(0, Math.min(255, 80 + (x / width) * 120 + noise()));
-      data[i + 1] = Math.max(0, Math.min(255, 60 + (y / height) * 140 + noise()));
-      data[i + 2] = Math.max(0, Math.min(255, 140 + 60 * Math.sin(x / 40) + noise()));
-    }
-  }
-  return sharp(data, { raw: { width, height, channels: 3 } }).jpeg({ quality: 92 }).toBuffer();
-}
-
 let server: Awaited<ReturnType<typeof startLocalServer>>;
 const files = new Map<string, Buffer>();
 beforeAll(async () => {
   files.set('/photo.jpg', await syntheticPhoto());
+  files.set('/declared.jpg', await syntheticPhoto({ xmp: digitalSourceTypeXmp('trainedAlgorithmicMedia') }));
   if (existsSync(TAMPERED_C2PA)) files.set('/tampered.jpg', readFileSync(TAMPERED_C2PA));
   files.set('/page.html', Buffer.from('<!doctype html><html><body>not an image</body></html>'));
   server = await startLocalServer((req, res) => {
@@ -43,7 +26,9 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const setup = (credits = 2000) => meteredEngine({ credits, fetch: routeToLocal(() => server.port) });
+/** A metered engine whose classify_image tool is the test double answering `aiProbability` for every image. */
+const setup = (credits = 2000, aiProbability = 0.3) =>
+  meteredEngine({ credits, fetch: routeToLocal(() => server.port), services: { imageClassifier: new FixedAiImageClassifierDouble(aiProbability) } });
 
 async function advancedError(promise: Promise<unknown>) {
   const error = await promise.then(() => new Error('expected a rejection'), (e: unknown) => e);
@@ -60,18 +45,28 @@ describe('/v2/advanced-image-detection', () => {
     expect(result.cost).toBe(500);
     expect(result.balance).toBe(1500);
     expect(await ledger.balance(accountId)).toBe(1500);
-    expect(result.tool_used).toEqual(['extract_metadata', 'ela_image', 'residual_noise_maps', 'edge_anomaly_heat_map', 'cfa_pattern_analysis']);
-    expect(result.tool_used).not.toContain('classify_image');
+    expect(result.tool_used).toEqual(['classify_image', 'extract_metadata', 'ela_image', 'residual_noise_maps', 'edge_anomaly_heat_map', 'cfa_pattern_analysis']);
     const tools = result.tools_used_analysis as Array<{ id: string; analysis: string; result: any }>;
+    // classify_image carries the classifier's own output (here the test double's fixed 0.3).
+    const classify = tools.find((t) => t.id === 'classify_image')!;
+    expect(classify.result).toEqual({
+      version: '5',
+      ai_probability: 0.3,
+      human_probability: 0.7,
+      score: 70,
+      provenance: { rule: 'none', overridden: false, ai_probability: 0.3, human_probability: 0.7, score: 70 },
+    });
+    expect(classify.analysis).toBe('Pixel classifier, model version 5: AI probability 0.3, human score 70 of 100 (likely human).');
     const ela = tools.find((t) => t.id === 'ela_image')!;
     expect(ela.result.kernels[0].kernel).toBe('ela');
     // The sentence quotes the kernel's own numbers.
     expect(ela.analysis).toContain(`99th percentile ${Math.round(ela.result.kernels[0].stats.p99)}`);
     expect(tools.find((t) => t.id === 'extract_metadata')!.result.metadata).toMatchObject({ format: 'jpeg', width: 512, height: 384 });
-    // Nothing in a synthetic JPEG declares AI generation or carries credentials: Human at low confidence.
+    // Nothing in a synthetic JPEG declares AI generation or carries credentials, so the classifier's 70 decides:
+    // Human, at low confidence since 0.7 is not decisive.
     expect(result).toMatchObject({ label: 'Human', confidence: 'Low', authenticity: 'Authentic', language: 'en' });
     expect(result.title).toBe('JPEG image, 512x384');
-    expect(result.analysis).toMatch(/classify_image was not run/);
+    expect(result.analysis).toMatch(/the pixel classifier decides \(human score 70 of 100, model version 5\), too close to its threshold to be sure\./);
   });
 
   it('gives the same report when the kernels run in a worker pool', async () => {
@@ -81,7 +76,10 @@ describe('/v2/advanced-image-detection', () => {
     const pool = new ForensicsPool({ threads: 2 });
     try {
       const serial = await setup();
-      const pooled = await meteredEngine({ fetch: routeToLocal(() => server.port), services: { forensicsPool: pool } });
+      const pooled = await meteredEngine({
+        fetch: routeToLocal(() => server.port),
+        services: { forensicsPool: pool, imageClassifier: new FixedAiImageClassifierDouble(0.3) },
+      });
       const url = { image_url: 'http://images.example.com/photo.jpg' };
       const a = (await serial.engine.execute('advanced-image-detection', url, { token: serial.token })).result;
       const b = (await pooled.engine.execute('advanced-image-detection', url, { token: pooled.token })).result;
@@ -92,6 +90,38 @@ describe('/v2/advanced-image-detection', () => {
     } finally {
       await pool.close();
     }
+  });
+
+  it('lets a decisive classifier label an image without provenance signals, at moderate confidence', async () => {
+    const { engine, token } = await setup(2000, 0.95);
+    const { result } = await engine.execute('advanced-image-detection', { image_url: 'http://images.example.com/photo.jpg' }, { token });
+    expect(result).toMatchObject({ label: 'AI-Generated', confidence: 'Moderate', authenticity: 'Authentic' });
+    expect(result.tags).toContain('ai-generated');
+    expect(result.conclusion).toBe('AI-generated (moderate confidence); no evidence of manipulation found.');
+  });
+
+  it('puts a declaration of AI generation above the classifier: AI-Generated at high confidence, the override reported', async () => {
+    const { engine, token } = await setup(2000, 0.2);
+    const { result } = await engine.execute('advanced-image-detection', { image_url: 'http://images.example.com/declared.jpg' }, { token });
+    expect(result).toMatchObject({ label: 'AI-Generated', confidence: 'High' });
+    const classify = (result.tools_used_analysis as Array<{ id: string; analysis: string; result: any }>).find((t) => t.id === 'classify_image')!;
+    expect(classify.result).toMatchObject({ ai_probability: 0.2, score: 80, provenance: { rule: 'declared', overridden: true, ai_probability: 0.99, score: 1 } });
+    expect(classify.analysis).toMatch(/override the pixels: image detection reports AI probability 0\.99 and human score 1\.$/);
+  });
+
+  it('still reports, and charges, when the classifier cannot run: classify_image says why, the label rests on the file', async () => {
+    const { engine, ledger, accountId, token } = await meteredEngine({
+      fetch: routeToLocal(() => server.port),
+      services: { imageClassifier: failingClassifierDouble(new Error('model file missing at /srv/models/ai-image.onnx')) },
+    });
+    const { result } = await engine.execute('advanced-image-detection', { image_url: 'http://images.example.com/photo.jpg' }, { token });
+    expect(advancedImageDetectionResult.safeParse(result).success).toBe(true);
+    expect(result).toMatchObject({ label: 'Human', confidence: 'Low', cost: 500 });
+    const classify = (result.tools_used_analysis as Array<{ id: string; analysis: string; result: any }>).find((t) => t.id === 'classify_image')!;
+    expect(classify.result).toEqual({ error: { message: 'the classifier failed to run' } });
+    expect(result.analysis).not.toMatch(/\/srv\/models/);
+    expect(result.analysis).toMatch(/the pixel classifier did not run/);
+    expect(await ledger.balance(accountId)).toBe(1500);
   });
 
   it.skipIf(!existsSync(TAMPERED_C2PA))('calls an image whose content credentials fail validation Manipulated', async () => {

@@ -11,7 +11,8 @@ describe('openApiDocument', () => {
 
   it('lists the mounted features and the tool server, and nothing that has not landed', () => {
     expect(Object.keys(doc.paths).sort()).toEqual([
-      '/mcp/v1', '/v1/plagiarism', '/v2/advanced-image-detection', '/v2/ai-content-detection', '/v2/fact-checker', '/v2/plagiarism', '/v2/text-compare',
+      '/mcp/v1', '/v1/image-detection', '/v1/plagiarism', '/v2/advanced-image-detection', '/v2/ai-content-detection', '/v2/fact-checker',
+      '/v2/image-detection', '/v2/plagiarism', '/v2/text-compare',
     ]);
   });
 

@@ -99,6 +99,9 @@ describe('languages and versions', () => {
     expect(validateRequest(imageDetectionRequest, { url: 'https://example.com/a.png', version: 'latest' }).version).toBe('latest');
     expect(failure(imageDetectionRequest, { url: 'https://example.com/a.png', version: '6' }).description).toMatch(/^version must be one of/);
     expect(failure(imageDetectionRequest, { url: 'https://example.com/a.png', version: 5 }).description).toMatch(/^version must be one of/);
+    for (const version of [6, 4.5, -1, true, 'LATEST', ' 5']) {
+      expect(failure(imageDetectionRequest, { url: 'https://example.com/a.png', version }).description).toMatch(/^version must be one of/);
+    }
   });
 
   it('wants url or image, not both', () => {

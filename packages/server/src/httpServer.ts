@@ -52,8 +52,8 @@ export interface ApiServerOptions {
 
 
 /**
- * The HTTP API: every mounted feature's POST paths, `/openapi.json`, `/health` and the tool server. A path whose
- * feature has not landed answers 404.
+ * The HTTP API: every mounted feature's POST paths, `/openapi.json`, `/health` and the tool server. A path no
+ * mounted feature serves answers 404.
  */
 export function createApiServer(options: ApiServerOptions): Server {
   const { engine } = options;

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { expect } from 'vitest';
 import { MemoryLedger } from '@content-analysis/credits';
 import type { Ledger } from '@content-analysis/credits';
 import { Engine, textCompareFeature } from '@content-analysis/engine';
@@ -24,11 +25,17 @@ export async function startHarness(
     credits?: number;
     server?: Omit<ApiServerOptions, 'engine'>;
     fetch?: EngineOptions['fetch'];
+    services?: EngineOptions['services'];
     ledger?: Ledger;
   } = {},
 ): Promise<Harness> {
   const ledger = options.ledger ?? new MemoryLedger();
-  const engine = new Engine({ ledger, features: options.features ?? [textCompareFeature], fetch: options.fetch ?? {} });
+  const engine = new Engine({
+    ledger,
+    features: options.features ?? [textCompareFeature],
+    fetch: options.fetch ?? {},
+    ...(options.services ? { services: options.services } : {}),
+  });
   const server = createApiServer({ engine, rateLimit: false, log: () => undefined, ...options.server });
   const { url } = await listen(server, 0);
   const account = await ledger.createAccount({ credits: options.credits ?? 2000 });
@@ -52,4 +59,10 @@ export async function startHarness(
       await ledger.close();
     },
   };
+}
+
+/** The JSON body of a response, after checking that it says it is JSON. */
+export async function json(response: Response): Promise<any> {
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  return response.json();
 }

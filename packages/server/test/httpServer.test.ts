@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { defineFeature, SNAKE_CASE_CREDITS, ADVANCED_CREDITS, textCompareFeature } from '@content-analysis/engine';
 import type { Feature } from '@content-analysis/engine';
-import { startHarness } from './harness.js';
+import { json, startHarness } from './harness.js';
 import type { Harness } from './harness.js';
 
 /** A feature whose analysis can be told to fail, to wait, or to fetch a URL. */
@@ -40,11 +40,6 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => h.stop());
-
-async function json(response: Response): Promise<any> {
-  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  return response.json();
-}
 
 describe('POST /v2/text-compare', () => {
   it('answers the documented result and charges half a credit per word, rounded up', async () => {
@@ -151,8 +146,8 @@ describe('errors', () => {
     expect(await h.ledger.balance(h.accountId)).toBe(before);
   });
 
-  it('404 for a path whose feature has not landed, never a fake result', async () => {
-    for (const path of ['/v2/plagiarism', '/v2/ai-content-detection', '/v1/image-detection', '/v2/nothing']) {
+  it('404 for a path no mounted feature serves, never a fake result', async () => {
+    for (const path of ['/v2/plagiarism', '/v2/ai-content-detection', '/v1/image-detection', '/v2/image-detection', '/v3/image-detection', '/v2/nothing']) {
       const response = await h.post(path, { text: 'x'.repeat(400) });
       expect(response.status).toBe(404);
       expect((await json(response)).error).toBe('NOT_FOUND');

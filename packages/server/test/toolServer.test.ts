@@ -214,7 +214,7 @@ describe('the built-in tools', () => {
         })
       ).json()) as any;
       const tools = list.result.tools as Array<{ name: string; title: string; description: string; inputSchema: any }>;
-      expect(tools.map((t) => t.name).sort()).toEqual(['ai-text-detection', 'plagiarism-detection', 'text-compare']);
+      expect(tools.map((t) => t.name).sort()).toEqual(['ai-image-detection', 'ai-text-detection', 'plagiarism-detection', 'text-compare']);
       const ai = tools.find((t) => t.name === 'ai-text-detection')!;
       expect(ai.title).toBe('AI Text Detection');
       expect(ai.description).toMatch(/Cost: 1 credit per word\.$/);

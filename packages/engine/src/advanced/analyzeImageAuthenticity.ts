@@ -1,8 +1,12 @@
+import type { AiImageClassifier } from '@content-analysis/classifiers';
 import { analyzeImage } from '@content-analysis/forensics';
 import type { ForensicsPool, KernelId, KernelOutcome } from '@content-analysis/forensics';
 import { extractImageMetadata } from '@content-analysis/image-metadata';
 import type { ImageMetadataResult } from '@content-analysis/image-metadata';
 import { ApiError } from '../errors.js';
+import { defaultImageClassifier } from '../image/defaultImageClassifier.js';
+import { classifyImageReport, classifyOutcome } from './classifyImageTool.js';
+import type { ClassificationOutcome } from './classifyImageTool.js';
 import { decide } from './decide.js';
 import { toolReports } from './toolReports.js';
 import type { ToolReport } from './toolReports.js';
@@ -17,6 +21,8 @@ export interface AuthenticityOptions {
   elaQuality?: number;
   /** Largest image accepted, in bytes. @default 25 MiB */
   maxBytes?: number;
+  /** The pixel classifier behind `classify_image` (model version 5). @default the process-wide default classifier */
+  classifier?: AiImageClassifier;
 }
 
 /** The analysis fields of the advanced image detection result (without status, cost and balance). */
@@ -63,26 +69,33 @@ function tagsOf(metadata: ImageMetadataResult, label: string): string[] {
 }
 
 /**
- * Runs the metadata tool and the forensic kernels on an image and composes the advanced report: each tool's real
- * output and a sentence from its measured numbers, and label, confidence and authenticity by the rule of
- * {@link decide}. Bad or unreadable images are BAD_REQUEST; a kernel that fails is reported and the rest stands.
+ * Runs the metadata tool, the pixel classifier and the forensic kernels on an image and composes the advanced
+ * report: each tool's real output and a sentence from its measured numbers, and label, confidence and
+ * authenticity by the rule of {@link decide}. Bad or unreadable images are BAD_REQUEST; a kernel or a classifier
+ * that fails is reported and the rest stands.
  */
 export async function analyzeImageAuthenticity(
   bytes: Uint8Array,
   options: AuthenticityOptions = {},
-): Promise<{ report: AuthenticityReport; metadata: ImageMetadataResult; kernels: KernelOutcome[] }> {
+): Promise<{ report: AuthenticityReport; metadata: ImageMetadataResult; kernels: KernelOutcome[]; classification: ClassificationOutcome }> {
   const elaQuality = options.elaQuality ?? 90;
+  const injected = options.classifier;
   let metadata: ImageMetadataResult;
   let kernels: KernelOutcome[];
+  let classification: ClassificationOutcome;
   try {
     metadata = await extractImageMetadata(bytes, { maxBytes: options.maxBytes ?? 25 * 1024 * 1024 });
-    ({ kernels } = await analyzeImage(bytes, { kernels: ADVANCED_KERNELS, elaQuality, ...(options.pool ? { pool: options.pool } : {}) }));
+    // The classifier runs beside the kernels; its failure is an outcome, never a rejection.
+    [{ kernels }, classification] = await Promise.all([
+      analyzeImage(bytes, { kernels: ADVANCED_KERNELS, elaQuality, ...(options.pool ? { pool: options.pool } : {}) }),
+      classifyOutcome(injected ? () => injected : defaultImageClassifier, bytes),
+    ]);
   } catch (error) {
     if (isCallerImageError(error)) throw new ApiError('BAD_REQUEST', (error as Error).message, { cause: error });
     throw error;
   }
-  const tools = toolReports(metadata, kernels, elaQuality);
-  const decision = decide(metadata);
+  const tools = [classifyImageReport(classification, metadata), ...toolReports(metadata, kernels, elaQuality)];
+  const decision = decide(metadata, classification.state === 'completed' ? classification.classification : undefined);
   const conclusion =
     `${decision.label === 'AI-Generated' ? 'AI-generated' : 'No sign of AI generation'} (${decision.confidence.toLowerCase()} confidence); ` +
     `${decision.authenticity === 'Manipulated' ? 'manipulated: its content credentials no longer match the image' : 'no evidence of manipulation found'}.`;
@@ -90,7 +103,6 @@ export async function analyzeImageAuthenticity(
     `${conclusion[0]!.toUpperCase()}${conclusion.slice(1)}`,
     ...decision.reasons,
     ...tools.map((t) => `${t.id}: ${t.analysis}`),
-    'classify_image was not run: the pixel classifier of this version has not been released yet.',
   ].join('\n');
   return {
     report: {
@@ -107,5 +119,6 @@ export async function analyzeImageAuthenticity(
     },
     metadata,
     kernels,
+    classification,
   };
 }

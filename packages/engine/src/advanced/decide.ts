@@ -1,4 +1,7 @@
+import type { AiImageClassification } from '@content-analysis/classifiers';
 import type { ImageMetadataResult } from '@content-analysis/image-metadata';
+import { likelyAiGenerated } from '../image/likelyAiGenerated.js';
+import { provenanceEvidence } from '../provenance/provenanceEvidence.js';
 import { validationCodes } from './toolReports.js';
 
 export interface Decision {
@@ -9,38 +12,65 @@ export interface Decision {
   reasons: string[];
 }
 
+/** A pixel classifier's AI or human probability at least this far from even counts as decisive. */
+const DECISIVE_PROBABILITY = 0.9;
+
 /**
  * The documented decision rule of advanced image detection.
  *
  * - label: AI-Generated when the file carries an AI generation signal (C2PA digital source type or claim
- *   generator, IPTC/XMP digital source type, generator metadata, an invisible generator watermark); Human otherwise.
- * - confidence: High when a strong signal decides (signed C2PA provenance, a decoded watermark), Moderate when only
- *   declarative metadata does, or when valid C2PA credentials declare no AI source; Low when nothing in the file
- *   speaks either way (the pixel classifier, `classify_image`, has not landed yet, so the pixels alone decide nothing).
+ *   generator, IPTC/XMP digital source type, generator metadata, an invisible generator watermark; see
+ *   {@link provenanceEvidence}). Otherwise the pixel classifier (`classify_image`) decides: AI-Generated when its
+ *   human score is below 50. Without a classification (it failed), Human. The label is therefore AI-Generated
+ *   exactly when the image detection score (the classifier after the provenance rule of `applyProvenance`) is
+ *   below 50.
+ * - confidence: High when a strong signal decides (a C2PA or IPTC/XMP declaration, a decoded watermark); Moderate
+ *   when only a generator's metadata does, when valid C2PA credentials declaring no AI source agree with a human
+ *   classification, or when the classifier alone is decisive (AI or human probability at least 0.9); Low
+ *   otherwise, including when the classifier contradicts valid credentials. The pixels alone never give High: the
+ *   classifier's accuracy on generators it was not trained on is not known.
  * - authenticity: Manipulated when the C2PA content credentials fail validation (the image or the manifest no
  *   longer matches what was signed); Authentic otherwise, meaning that no evidence of manipulation was found. The
  *   forensic kernels' scores are reported but do not decide: on the CASIA samples their per-image scores do not
  *   separate tampered from original images (scripts/forensics/casia-localisation.mjs).
  */
-export function decide(metadata: ImageMetadataResult): Decision {
+export function decide(metadata: ImageMetadataResult, classification?: AiImageClassification): Decision {
   const reasons: string[] = [];
-  const issuers = Object.entries(metadata.ai_watermark_issuers);
-  const strong = issuers.some(([, v]) => v.strength === 'strong');
-  const c2pa = metadata.c2pa as Record<string, unknown>;
+  const evidence = provenanceEvidence(metadata);
   let label: Decision['label'] = 'Human';
   let confidence: Decision['confidence'] = 'Low';
-  if (metadata.ai_watermark_detected && issuers.length > 0) {
+  if (evidence.kind !== 'none') {
     label = 'AI-Generated';
-    confidence = strong ? 'High' : 'Moderate';
-    reasons.push(`The file declares AI generation (${issuers.map(([issuer]) => issuer).join(', ')}).`);
-  } else if (c2pa.validation_state === 'valid') {
+    confidence = evidence.kind === 'declared' ? 'High' : 'Moderate';
+    reasons.push(`The file declares AI generation (${evidence.issuers.join(', ')}).`);
+  } else if (classification) {
+    const ai = likelyAiGenerated(classification.score);
+    const scored = `human score ${classification.score} of 100, model version ${classification.version}`;
+    label = ai ? 'AI-Generated' : 'Human';
+    if (evidence.credentials === 'valid') {
+      confidence = ai ? 'Low' : 'Moderate';
+      reasons.push(
+        ai
+          ? `The pixel classifier finds AI generation (${scored}) although valid C2PA content credentials declare none.`
+          : `Valid C2PA content credentials declare no AI generation, and the pixel classifier agrees (${scored}).`,
+      );
+    } else {
+      const decisive = Math.max(classification.ai_probability, classification.human_probability) >= DECISIVE_PROBABILITY;
+      confidence = decisive ? 'Moderate' : 'Low';
+      reasons.push(
+        `Nothing in the file declares AI generation, so the pixel classifier decides (${scored})` +
+          `${decisive ? '.' : ', too close to its threshold to be sure.'}`,
+      );
+    }
+  } else if (evidence.credentials === 'valid') {
     confidence = 'Moderate';
     reasons.push('Valid C2PA content credentials declare no AI generation.');
   } else {
-    reasons.push('Nothing in the file declares AI generation, and no pixel classifier was run, so the label rests on the absence of signals.');
+    reasons.push('Nothing in the file declares AI generation, and the pixel classifier did not run, so the label rests on the absence of signals.');
   }
   let authenticity: Decision['authenticity'] = 'Authentic';
-  if (c2pa.validation_state === 'invalid') {
+  const c2pa = metadata.c2pa as Record<string, unknown>;
+  if (evidence.credentials === 'invalid') {
     authenticity = 'Manipulated';
     reasons.push(`Its C2PA content credentials fail validation (${validationCodes(c2pa).join(', ') || 'invalid'}): the file changed after it was signed.`);
   } else {

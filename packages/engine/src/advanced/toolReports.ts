@@ -3,7 +3,7 @@ import type { ImageMetadataResult } from '@content-analysis/image-metadata';
 
 /** One entry of `tools_used_analysis`. */
 export interface ToolReport {
-  id: 'extract_metadata' | 'ela_image' | 'residual_noise_maps' | 'edge_anomaly_heat_map' | 'cfa_pattern_analysis';
+  id: 'classify_image' | 'extract_metadata' | 'ela_image' | 'residual_noise_maps' | 'edge_anomaly_heat_map' | 'cfa_pattern_analysis';
   analysis: string;
   result: Record<string, unknown>;
 }

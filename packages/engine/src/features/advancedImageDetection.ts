@@ -1,9 +1,8 @@
 import { CREDIT_COSTS } from '@content-analysis/credits';
-import { validatePublicUrl } from '@content-analysis/fetch';
 import { analyzeImageAuthenticity } from '../advanced/analyzeImageAuthenticity.js';
 import type { AuthenticityReport } from '../advanced/analyzeImageAuthenticity.js';
 import { ADVANCED_CREDITS, defineFeature } from '../feature.js';
-import { fetchApiError } from '../remote.js';
+import { checkPublicUrl } from '../remote.js';
 import { advancedImageDetectionRequest } from '../schemas/requests.js';
 import type { AdvancedImageDetectionRequest } from '../schemas/requests.js';
 import { advancedImageDetectionResult } from '../schemas/results.js';
@@ -15,9 +14,10 @@ export const advancedImageDetectionFeature = defineFeature<AdvancedImageDetectio
   id: 'advanced-image-detection',
   title: 'Advanced AI Image Detection',
   description:
-    'Forensic analysis of a public image URL: metadata and content credentials, error level analysis, noise ' +
-    'residuals, demosaicing traces and edge anomalies, each reported with its measured numbers, and a label, ' +
-    'confidence and authenticity from a documented rule. 500 credits, charged after a successful analysis.',
+    'Forensic analysis of a public image URL: the AI-image classifier, metadata and content credentials, error ' +
+    'level analysis, noise residuals, demosaicing traces and edge anomalies, each reported with its measured ' +
+    'numbers, and a label, confidence and authenticity from a documented rule. 500 credits, charged after a ' +
+    'successful analysis.',
   routes: ['/v2/advanced-image-detection'],
   errorStyle: 'advanced',
   request: advancedImageDetectionRequest,
@@ -26,17 +26,14 @@ export const advancedImageDetectionFeature = defineFeature<AdvancedImageDetectio
   statusField: true,
   async plan(request, context) {
     // The spec's URL rules are checked before the balance, so a bad URL is never an "Insufficient credits".
-    try {
-      validatePublicUrl(request.image_url);
-    } catch (error) {
-      throw fetchApiError(error);
-    }
+    checkPublicUrl(request.image_url);
     return {
       cost: CREDIT_COSTS.advancedImageDetection,
       analyse: async () => {
         const image = await context.fetchRemote(request.image_url, { accept: IMAGE_TYPES, maxBytes: 25 * 1024 * 1024 });
-        const pool = context.services().forensicsPool;
-        return (await analyzeImageAuthenticity(image.bytes, pool ? { pool } : {})).report;
+        const services = context.services();
+        const pool = services.forensicsPool;
+        return (await analyzeImageAuthenticity(image.bytes, { classifier: services.imageClassifier(), ...(pool ? { pool } : {}) })).report;
       },
     };
   },

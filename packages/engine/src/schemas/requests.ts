@@ -58,7 +58,11 @@ export const imageDetectionRequest = z
   .object({
     url: urlString.optional(),
     image: z.string().min(1, { error: 'must be a non-empty base64 string or data URL' }).optional(),
-    version: z.enum(IMAGE_MODEL_VERSIONS, { error: `must be one of ${IMAGE_MODEL_VERSIONS.map((v) => `"${v}"`).join(', ')}` }).default('5'),
+    // The spec types version as a string; anything outside the list (a number too) is BAD_REQUEST before any work.
+    version: z
+      .enum(IMAGE_MODEL_VERSIONS, { error: `must be one of ${IMAGE_MODEL_VERSIONS.map((v) => `"${v}"`).join(', ')}` })
+      .default('5')
+      .describe('Model version: "5", "4", "3", "2", "1" or "latest" (the newest). Default "5".'),
   })
   .superRefine((value, ctx) => {
     if (value.url === undefined && value.image === undefined) {

@@ -99,17 +99,39 @@ export const metadataObject = z.object({
   comments: z.array(z.object({ keyword: z.string(), text: z.string() })).optional(),
 });
 
+const signalStrength = z.enum(['strong', 'moderate']);
+
+/** Issuer -> its strongest signal strength and every signal that named it (`@content-analysis/image-metadata`). */
+export const aiWatermarkIssuers = z.record(
+  z.string(),
+  z.object({
+    strength: signalStrength,
+    signals: z.array(z.object({
+      signal: z.enum([
+        'c2pa_digital_source_type', 'c2pa_claim_generator', 'xmp_digital_source_type', 'png_text_chunk', 'exif_software',
+        'exif_user_comment', 'invisible_watermark',
+      ]),
+      strength: signalStrength,
+      evidence: z.string(),
+    })),
+  }),
+);
+
 export const imageDetectionResult = z.object({
-  score: int().min(0).max(100),
+  score: int().min(0).max(100).describe('Human score: 0 means AI, 100 human; round(100 * human_probability).'),
   human_probability: z.number().min(0).max(1),
-  ai_probability: z.number().min(0).max(1),
-  version: z.string(),
-  mime_type: z.string(),
+  ai_probability: z
+    .number()
+    .min(0)
+    .max(1)
+    .describe('At least 0.99 when the file declares AI generation or carries a decoded watermark, at least 0.9 when its metadata names a generator.'),
+  version: z.string().describe('Model version used: 1 to 5.'),
+  mime_type: z.enum(['image/jpeg', 'image/png', 'image/webp']),
   c2pa: c2paObject,
   exif: exifObject,
   metadata: metadataObject,
   ai_watermark_detected: z.boolean(),
-  ai_watermark_issuers: z.record(z.string(), z.unknown()),
+  ai_watermark_issuers: aiWatermarkIssuers,
   credits_used: int(),
   credits_remaining: int(),
 });

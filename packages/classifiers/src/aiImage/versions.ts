@@ -1,0 +1,24 @@
+import { InvalidInputError } from '../errors.js';
+
+/** The AI-image model versions the API accepts, oldest first (`version` in /v2/image-detection). */
+export const AI_IMAGE_VERSIONS = ['1', '2', '3', '4', '5'] as const;
+export type AiImageVersion = (typeof AI_IMAGE_VERSIONS)[number];
+
+/** Version used when the request names none (spec: default 5). */
+export const DEFAULT_AI_IMAGE_VERSION: AiImageVersion = '5';
+
+/** Version `latest` selects: the newest registered. */
+export const LATEST_AI_IMAGE_VERSION: AiImageVersion = AI_IMAGE_VERSIONS[AI_IMAGE_VERSIONS.length - 1]!;
+
+/**
+ * The model version a request's `version` field selects: absent gives the default, `latest` the newest, and
+ * anything else that is not one of {@link AI_IMAGE_VERSIONS} is a caller error on `version`.
+ */
+export function resolveAiImageVersion(version: string | number | undefined): AiImageVersion {
+  if (version === undefined) return DEFAULT_AI_IMAGE_VERSION;
+  const text = String(version).trim();
+  if (text === 'latest') return LATEST_AI_IMAGE_VERSION;
+  const found = AI_IMAGE_VERSIONS.find((v) => v === text);
+  if (found === undefined) throw new InvalidInputError('version', `one of ${AI_IMAGE_VERSIONS.join(', ')} or latest`, version);
+  return found;
+}

@@ -1,0 +1,52 @@
+// Evaluates the shipped AI-image classifier, every version, end to end (decode, normalising views, backbone
+// features, probe, calibration) on the image sets no version trained on or chose anything with, and prints next
+// to them the leave-generator-out figures each version's card records (measured by training/ai-image/train.py:
+// every ai-vs-real-train image scored by a model that never saw its generator family or its content group).
+// Per version and dataset: AUROC and the TPR / FPR at the shipped threshold (ai_probability >= 0.5, score < 50).
+// Usage: node scripts/ai-image/evaluate.mjs [--version N]   (after npm run build)
+import { readFileSync } from 'node:fs';
+import {
+  AI_IMAGE_VERSIONS, aiImageModelCard, createAiImageClassifier,
+} from '../../packages/classifiers/dist/index.js';
+import { evaluationImages, requireDatasets } from '../../packages/classifiers/training/ai-image/datasets.mjs';
+
+requireDatasets();
+const at = process.argv.indexOf('--version');
+const versions = at === -1 ? AI_IMAGE_VERSIONS : [process.argv[at + 1]];
+const classifier = createAiImageClassifier({ threads: 2 });
+const rows = await evaluationImages();
+const bytes = rows.map((r) => readFileSync(r.path));
+
+function auroc(pos, neg) {
+  if (pos.length === 0 || neg.length === 0) return null;
+  let wins = 0;
+  for (const p of pos) for (const n of neg) wins += p > n ? 1 : p === n ? 0.5 : 0;
+  return wins / (pos.length * neg.length);
+}
+const fmt = (v) => (v === null || v === undefined ? '   -  ' : v.toFixed(3).padStart(6));
+const pct = (flags) => (flags.length === 0 ? null : flags.filter(Boolean).length / flags.length);
+
+console.log('dataset'.padEnd(46), 'version', '  n_ai', 'n_real', ' AUROC', '   TPR', '   FPR');
+for (const version of versions) {
+  const card = aiImageModelCard(version);
+  const lgo = card.metrics.leave_generator_out;
+  console.log(
+    'ai-vs-real-train, leave-gen-out'.padEnd(46), String(version).padStart(7), String(lgo.n_ai).padStart(6),
+    String(lgo.n_real).padStart(6), fmt(lgo.auroc), fmt(lgo.tpr), fmt(lgo.fpr), ' (from the card)',
+  );
+  const scores = [];
+  for (const [i, r] of rows.entries()) {
+    const result = await classifier.classify(bytes[i], { version });
+    scores.push({ ...r, p: result.ai_probability });
+  }
+  const sets = [...new Set(rows.map((r) => r.dataset)), 'all real photographs (held out)'];
+  for (const set of sets) {
+    const slice = set.startsWith('all real') ? scores.filter((s) => s.label === 0 && !s.dataset.startsWith('cifake')) : scores.filter((s) => s.dataset === set);
+    const ai = slice.filter((s) => s.label === 1).map((s) => s.p);
+    const real = slice.filter((s) => s.label === 0).map((s) => s.p);
+    console.log(
+      set.padEnd(46), String(version).padStart(7), String(ai.length).padStart(6), String(real.length).padStart(6),
+      fmt(auroc(ai, real)), fmt(pct(ai.map((p) => p >= 0.5))), fmt(pct(real.map((p) => p >= 0.5))),
+    );
+  }
+}
