@@ -90,5 +90,11 @@ for (const dataset of datasets) {
   if (domains.length > 1 && domains.length <= 10) for (const d of domains) report(`  domain ${d}`, inSet.filter((r) => r.domain === d));
 }
 const english = scored.filter((r) => r.language === 'en');
+// Length buckets (characters of the input) of the English rows: the calibration is per length.
+const LENGTH_EDGES = [300, 400, 800, 1600, 3200];
+LENGTH_EDGES.forEach((lo, i) => {
+  const hi = LENGTH_EDGES[i + 1] ?? Infinity;
+  report(`length ${lo}..${hi === Infinity ? '' : hi - 1} chars`, english.filter((r) => r.text.length >= lo && r.text.length < hi));
+});
 report('ALL English test rows', english);
 report('ALL never-trained families (ChatGPT, Falcon)', english.filter((r) => ['hc3plus_si', 'mgtbench_truthfulqa', 'binoculars_pubmed'].includes(r.dataset)));

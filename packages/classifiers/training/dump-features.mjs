@@ -36,8 +36,8 @@ for (const r of rows) {
   const doc = prepareDocument(normalizeText(r.text).text, resources);
   if (doc.sentences.length === 0) continue;
   const meta = {
-    id: r.id, dataset: r.dataset, domain: r.domain, language: r.language, family: r.family, label: r.label,
-    split: r.split,
+    id: r.id, dataset: r.dataset, domain: r.domain, group: r.group, language: r.language, family: r.family,
+    label: r.label, split: r.split,
   };
   const last = doc.sentences.length - 1;
   const trace = lm ? await lm.trace(doc.canonical) : undefined;
