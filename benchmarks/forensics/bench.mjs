@@ -1,8 +1,10 @@
 // Benchmark of @content-analysis/forensics: megapixels per second per kernel on 1, 4 and 12 MP images; ELA (JPEG
 // round trip + kernel) against the floor of sharp's own decode + JPEG re-encode + decode of the same image; the worker
-// pool's speed-up for one image's kernels. All ratios are measured in this run.
+// pool's speed-up for one image's kernels, and each kernel alone in the pool (split into row bands). All ratios are
+// measured in this run.
 // Run after building: `node_modules/.bin/tsc -b packages/forensics && node benchmarks/forensics/bench.mjs [sizes]`
-// e.g. `node benchmarks/forensics/bench.mjs 1,4` to skip 12 MP.
+// e.g. `node benchmarks/forensics/bench.mjs 1,4` to skip 12 MP. FORENSICS_DIST=<dir> benchmarks another build of the
+// package (e.g. a copy of dist/ from the previous commit) for a before/after comparison under the same conditions.
 import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -11,7 +13,7 @@ import { Worker } from 'node:worker_threads';
 import { Bench } from 'tinybench';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const f = await import(join(root, 'packages/forensics/dist/index.js'));
+const f = await import(join(process.env.FORENSICS_DIST ? resolve(process.env.FORENSICS_DIST) : join(root, 'packages/forensics/dist'), 'index.js'));
 const sharp = createRequire(join(root, 'packages/forensics/package.json'))('sharp');
 const sizes = (process.argv[2] ?? '1,4,12').split(',').map(Number);
 const SIDES = { 1: [1152, 864], 4: [2304, 1728], 12: [4000, 3000] };
@@ -81,11 +83,23 @@ for (const mp of sizes) {
     const img = await f.decodeImage(jpeg);
     f.errorLevelAnalysis(img, await f.recompressJpeg(img));
   }, iterations);
-  const row = { MP: mp, 'floor ms': floor.toFixed(0), 'ELA total ms': elaTotal.toFixed(0), 'ELA/floor': (elaTotal / floor).toFixed(2) };
+  // The same path with the difference in the pool's two threads (as analyzeImage runs it); a fresh wrapper object per
+  // run so the pool copies the pixels to shared memory each time, as for a new image.
+  const elaPool = await mean('ela total, pool', async () => {
+    const img = await f.decodeImage(jpeg);
+    await pool.run('ela', { image: img, recompressed: await f.recompressJpeg(img) });
+  }, iterations);
+  const row = { MP: mp, 'floor ms': floor.toFixed(0), 'ELA total ms': elaTotal.toFixed(0), 'ELA/floor': (elaTotal / floor).toFixed(2),
+    'ELA pool ms': elaPool.toFixed(0), 'ELA pool/floor': (elaPool / floor).toFixed(2) };
   for (const id of f.KERNEL_IDS) {
     const ms = await mean(id, () => f.kernelRegistry[id].run({ image, recompressed }), iterations);
     row[`${id} ms`] = ms.toFixed(0);
     row[`${id} MP/s`] = ((w * h) / 1e6 / (ms / 1000)).toFixed(1);
+    // One kernel alone in the 2-thread pool (row bands where it has them); a fresh wrapper per run, so the pixels
+    // are copied to shared memory and the luma planes computed again each time (both included).
+    await pool.run(id, { image: { ...image }, recompressed });
+    const pooledMs = await mean(`${id} pool`, () => pool.run(id, { image: { ...image }, recompressed }), iterations);
+    row[`${id} pool ms`] = pooledMs.toFixed(0);
   }
   rows.push(row);
   // The main thread has run every kernel in the per-kernel benchmarks above; the workers get the same warm-up, so
@@ -99,8 +113,8 @@ for (const mp of sizes) {
 }
 await pool.close();
 for (const row of rows) {
-  console.log(`\n${row.MP} MP: sharp floor (decode + q90 encode + decode) ${row['floor ms']} ms, ELA (decode + round trip + kernel) ${row['ELA total ms']} ms, ratio ${row['ELA/floor']}`);
-  console.table(Object.fromEntries(f.KERNEL_IDS.map((id) => [id, { ms: row[`${id} ms`], 'MP/s': row[`${id} MP/s`] }])));
+  console.log(`\n${row.MP} MP: sharp floor (decode + q90 encode + decode) ${row['floor ms']} ms, ELA (decode + round trip + kernel) ${row['ELA total ms']} ms, ratio ${row['ELA/floor']}; with the kernel in the pool ${row['ELA pool ms']} ms, ratio ${row['ELA pool/floor']}`);
+  console.table(Object.fromEntries(f.KERNEL_IDS.map((id) => [id, { ms: row[`${id} ms`], 'MP/s': row[`${id} MP/s`], 'alone in pool ms': row[`${id} pool ms`] }])));
 }
 console.log('\nWorker pool (2 threads, one image, every kernel):');
 console.table(poolRows);

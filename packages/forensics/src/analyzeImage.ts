@@ -5,6 +5,8 @@ import type { ForensicsPool } from './pool.js';
 import { KERNEL_IDS, getKernel } from './registry.js';
 import type { KernelId } from './registry.js';
 import type { KernelResult, PixelBuffer } from './types.js';
+import { studioLumaPlanes } from './internal/luma.js';
+import type { LumaPlanes } from './internal/luma.js';
 import { expectIntegerInRange } from './validate.js';
 
 export interface AnalyzeImageOptions extends DecodeImageOptions {
@@ -55,15 +57,23 @@ export async function analyzeImage(input: Uint8Array | PixelBuffer, options: Ana
   // The JPEG round trip runs in sharp's threads while the kernels that do not need it run.
   const pending = ids.includes('ela') ? recompressJpeg(image, { quality }) : undefined;
   pending?.catch(() => undefined);
+  // The luma planes, computed once for every kernel that reads luma when the first of them starts: in a pool by the
+  // threads (queued after the kernels that do not read luma), into shared memory.
+  let luma: Promise<LumaPlanes | undefined> | undefined;
+  const lumaPlanes = (): Promise<LumaPlanes | undefined> => {
+    luma ??= options.pool ? options.pool.lumaOf(image) : Promise.resolve(studioLumaPlanes(image));
+    return luma;
+  };
+  // In a pool the luma bands go first in the queue: a short task every kernel that reads luma waits for.
+  if (options.pool && ids.some((id) => getKernel(id).usesLuma)) lumaPlanes().catch(() => undefined);
   const run = async (id: KernelId): Promise<KernelOutcome> => {
     const kernel = getKernel(id);
     const kernelOptions = options.kernelOptions?.[id];
     const recompressed = kernel.needsRecompressed ? await pending : undefined;
     const started = performance.now();
     try {
-      const result = options.pool
-        ? await options.pool.run(id, { image, recompressed }, kernelOptions)
-        : kernel.run({ image, recompressed }, kernelOptions);
+      const input = { image, recompressed, luma: kernel.usesLuma ? await lumaPlanes() : undefined };
+      const result = options.pool ? await options.pool.run(id, input, kernelOptions) : kernel.run(input, kernelOptions);
       return { state: 'completed', id, version: kernel.version, ms: performance.now() - started, result };
     } catch (error) {
       const code = error instanceof ForensicsError ? error.code : error instanceof RangeError ? 'ERR_FORENSICS_INVALID_OPTION' : 'ERR_FORENSICS_KERNEL_FAILED';

@@ -30,4 +30,5 @@ export type { AdvancedToolId, KernelEntry, KernelId, KernelInput } from './regis
 export { renderHeatmap } from './renderHeatmap.js';
 export type { RenderHeatmapOptions } from './renderHeatmap.js';
 export { pearson } from './internal/stats.js';
+export type { LumaPlanes } from './internal/luma.js';
 export type { ForensicMap, KernelResult, PixelBuffer } from './types.js';

@@ -2,10 +2,12 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { BandPart, KernelInput, KernelId } from './registry.js';
-import { getKernel } from './registry.js';
+import { getKernel, splitRows } from './registry.js';
+import { allocateLumaPlanes } from './internal/luma.js';
+import type { LumaPlanes } from './internal/luma.js';
 import type { KernelResult, PixelBuffer } from './types.js';
 import { expectPositiveInteger } from './validate.js';
-import type { BandTask, WorkerTask } from './worker.js';
+import type { BandTask, LumaTask, WorkerTask } from './worker.js';
 
 export interface ForensicsPoolOptions {
   /**
@@ -45,6 +47,7 @@ export class ForensicsPool {
   readonly piscina: Piscina;
   private readonly owned: boolean;
   private readonly shared = new WeakMap<PixelBuffer, PixelBuffer>();
+  private readonly lumas = new WeakMap<PixelBuffer, Promise<LumaPlanes | undefined>>();
 
   constructor(options: ForensicsPoolOptions = {}) {
     if (options.piscina) {
@@ -53,7 +56,9 @@ export class ForensicsPool {
     } else {
       const threads = options.threads ?? 2;
       expectPositiveInteger('threads', threads);
-      this.piscina = new Piscina({ filename: workerFilename(), minThreads: threads, maxThreads: threads });
+      // stricterFIFO: without it Piscina moves the head of the queue to its tail whenever no thread is free, so tasks
+      // would not run in the order analyzeImage queues them (luma first, longest kernels next).
+      this.piscina = new Piscina({ filename: workerFilename(), minThreads: threads, maxThreads: threads, stricterFIFO: true });
       this.owned = true;
     }
   }
@@ -68,16 +73,38 @@ export class ForensicsPool {
   }
 
   /**
-   * Runs one kernel of the registry on `input` in a worker; a kernel with bands (the CFA tests) on an image of at
-   * least BAND_MIN_PIXELS runs as one band of block rows per thread, merged on this thread (same result).
+   * The luma planes of `image` in shared memory, computed once per image by the threads, one band of rows each (8-bit
+   * pixels; undefined otherwise): what the kernels that read luma get when the caller does not pass `input.luma`.
+   */
+  lumaOf(image: PixelBuffer): Promise<LumaPlanes | undefined> {
+    let planes = this.lumas.get(image);
+    if (!planes) {
+      const shared = this.sharedOf(image), empty = allocateLumaPlanes(image, true);
+      planes = empty
+        ? Promise.all(splitRows(image.height, this.piscina.options.maxThreads).map((rows) => {
+          const task: LumaTask = { image: shared, planes: empty, rows };
+          return this.piscina.run(task, { name: 'lumaBand' });
+        })).then(() => empty)
+        : Promise.resolve(undefined);
+      this.lumas.set(image, planes);
+    }
+    return planes;
+  }
+
+  /**
+   * Runs one kernel of the registry on `input` in a worker; a kernel with bands on an image of at least
+   * BAND_MIN_PIXELS runs as one band of rows per thread, merged on this thread (same result). Kernels that read luma
+   * get `input.luma` or the pool's shared planes of the image (`lumaOf`).
    */
   async run(id: KernelId, input: KernelInput, options?: Record<string, unknown>): Promise<KernelResult> {
     const entry = getKernel(id);
     const planned = entry.bands?.plan(input, options, this.piscina.options.maxThreads);
+    const luma = entry.usesLuma ? (input.luma ?? await this.lumaOf(input.image)) : undefined;
     if (entry.bands && planned) {
       const image = this.sharedOf(input.image);
+      const recompressed = input.recompressed ? this.sharedOf(input.recompressed) : undefined;
       const parts = await Promise.all(planned.rows.map((rows) => {
-        const task: BandTask = { id, image, shared: planned.shared, rows };
+        const task: BandTask = { id, image, recompressed, luma, shared: planned.shared, rows };
         return this.piscina.run(task, { name: 'runBand' }) as Promise<BandPart>;
       }));
       return entry.bands.merge(input, planned.shared, parts);
@@ -86,6 +113,7 @@ export class ForensicsPool {
       id,
       image: this.sharedOf(input.image),
       recompressed: input.recompressed ? this.sharedOf(input.recompressed) : undefined,
+      luma,
       options,
     };
     return (await this.piscina.run(task)) as KernelResult;

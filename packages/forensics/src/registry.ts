@@ -4,21 +4,31 @@ import { cfaReinterpolation, cfaReinterpolationDefaults, cfaReinterpolationFromE
 import type { CfaReinterpolationOptions } from './kernels/cfaReinterpolation.js';
 import { cfaVarianceFromFeatures, cfaVarianceMap, cfaVarianceMapDefaults, planCfaVariance } from './kernels/cfaVarianceMap.js';
 import type { CfaVariancePlan } from './kernels/cfaVarianceMap.js';
-import { edgeAnomalyMap, edgeAnomalyMapDefaults } from './kernels/edgeAnomalyMap.js';
-import { errorLevelAnalysis, errorLevelAnalysisDefaults } from './kernels/errorLevelAnalysis.js';
-import { medianResidualMap, medianResidualMapDefaults } from './kernels/medianResidualMap.js';
-import { spectralPeaks, spectralPeaksDefaults } from './kernels/spectralPeaks.js';
-import { waveletNoiseMap, waveletNoiseMapDefaults } from './kernels/waveletNoiseMap.js';
+import { edgeAnomalyFromBands, edgeAnomalyFromLuma, edgeAnomalyMapDefaults, edgeAnomalyOptions, edgeBlockFeatures } from './kernels/edgeAnomalyMap.js';
+import type { EdgeAnomalyMapOptions, EdgeBlockFeatures } from './kernels/edgeAnomalyMap.js';
+import { errorLevelAnalysis, errorLevelAnalysisDefaults, errorLevelBand, errorLevelFromBands, errorLevelOptions } from './kernels/errorLevelAnalysis.js';
+import type { ErrorLevelAnalysisOptions, ErrorLevelBand } from './kernels/errorLevelAnalysis.js';
+import { medianResidualBand, medianResidualFromBands, medianResidualFromLuma, medianResidualMapDefaults, medianResidualOptions } from './kernels/medianResidualMap.js';
+import type { MedianResidualBand, MedianResidualMapOptions } from './kernels/medianResidualMap.js';
+import { spectralPeaksDefaults, spectralPeaksFromLuma } from './kernels/spectralPeaks.js';
+import { waveletBlocks, waveletNoiseBand, waveletNoiseFromBands, waveletNoiseFromLuma, waveletNoiseMapDefaults, waveletNoiseOptions } from './kernels/waveletNoiseMap.js';
+import type { WaveletNoiseMapOptions } from './kernels/waveletNoiseMap.js';
+import { studioLuma } from './internal/luma.js';
+import type { LumaPlanes } from './internal/luma.js';
 import { UnknownKernelError } from './errors.js';
 import type { KernelResult, PixelBuffer } from './types.js';
 
 /** Tool ids of the advanced image detection endpoint that kernels report under. */
 export type AdvancedToolId = 'ela_image' | 'residual_noise_maps' | 'cfa_pattern_analysis' | 'edge_anomaly_heat_map' | 'spectral_analysis';
 
-/** What a kernel runs on: the decoded image and, for ELA, the same image after a JPEG round trip. */
+/**
+ * What a kernel runs on: the decoded image and, for ELA, the same image after a JPEG round trip; for the kernels that
+ * read luma (`usesLuma`), optionally its luma planes computed once for all of them (`studioLumaPlanes`).
+ */
 export interface KernelInput {
   image: PixelBuffer;
   recompressed?: PixelBuffer;
+  luma?: LumaPlanes;
 }
 
 export interface KernelEntry {
@@ -30,6 +40,8 @@ export interface KernelEntry {
   defaults: Readonly<Record<string, unknown>>;
   /** True when `run` needs `input.recompressed`. */
   needsRecompressed: boolean;
+  /** True when `run` reads `input.luma` (it computes the luma itself when that is absent). */
+  usesLuma: boolean;
   run(input: KernelInput, options?: Record<string, unknown>): KernelResult;
   /** Present when the kernel's heavy pass splits into row bands that a pool runs in parallel. */
   bands?: KernelBands;
@@ -37,6 +49,7 @@ export interface KernelEntry {
 
 /** One band's partial result: typed arrays only, so a worker can move them back. */
 export type BandPart = Record<string, Float32Array | Float64Array>;
+
 
 /**
  * How a kernel splits one image's work into bands of block rows: `plan` (caller's thread) validates the options,
@@ -99,6 +112,69 @@ const cfaReinterpolationBands: KernelBands = {
   },
 };
 
+const errorLevelBands: KernelBands = {
+  plan(input, options, bands) {
+    const o = errorLevelOptions(input.image, needsRecompressed(input), options);
+    if (input.image.width * input.image.height < BAND_MIN_PIXELS || bands < 2) return undefined;
+    return { shared: o, rows: splitRows(Math.ceil(input.image.height / o.blockSize), bands) };
+  },
+  runBand(input, shared, [start, end]) {
+    const { map, count, sums } = errorLevelBand(input.image, needsRecompressed(input), shared as Required<ErrorLevelAnalysisOptions>, start, end);
+    const part: BandPart = { map };
+    if (count && sums) Object.assign(part, { count, sums });
+    return part;
+  },
+  merge(input, shared, parts) {
+    return errorLevelFromBands(input.image, parts as unknown as ErrorLevelBand[], shared as Required<ErrorLevelAnalysisOptions>);
+  },
+};
+
+const medianResidualBands: KernelBands = {
+  plan(input, options, bands) {
+    const o = medianResidualOptions(input.image, options);
+    if (input.image.width * input.image.height < BAND_MIN_PIXELS || bands < 2) return undefined;
+    return { shared: o, rows: splitRows(Math.ceil(input.image.height / o.blockSize), bands) };
+  },
+  runBand(input, shared, [start, end]) {
+    const { image } = input;
+    const luma = input.luma?.luma ?? studioLuma(image, false);
+    return { ...medianResidualBand(luma, image.width, image.height, (shared as Required<MedianResidualMapOptions>).blockSize, start, end) };
+  },
+  merge(input, shared, parts) {
+    return medianResidualFromBands(input.image, parts as unknown as MedianResidualBand[], shared as Required<MedianResidualMapOptions>);
+  },
+};
+
+const edgeAnomalyBands: KernelBands = {
+  plan(input, options, bands) {
+    const o = edgeAnomalyOptions(input.image, options);
+    if (input.image.width * input.image.height < BAND_MIN_PIXELS || bands < 2) return undefined;
+    return { shared: o, rows: splitRows(Math.floor(input.image.height / o.blockSize), bands) };
+  },
+  runBand(input, shared, [start, end]) {
+    const { image } = input;
+    const luma = input.luma?.luma ?? studioLuma(image, false);
+    return { ...edgeBlockFeatures(luma, image.width, image.height, shared as Required<EdgeAnomalyMapOptions>, start, end) };
+  },
+  merge(input, shared, parts) {
+    return edgeAnomalyFromBands(input.image, parts as unknown as EdgeBlockFeatures[], shared as Required<EdgeAnomalyMapOptions>);
+  },
+};
+
+const waveletNoiseBands: KernelBands = {
+  plan(input, options, bands) {
+    const o = waveletNoiseOptions(input.image, options);
+    if (input.image.width * input.image.height < BAND_MIN_PIXELS || bands < 2) return undefined;
+    return { shared: o, rows: splitRows(waveletBlocks(input.image, o.blockSize)[1], bands) };
+  },
+  runBand(input, shared, [start, end]) {
+    return { sigma: waveletNoiseBand(input.image, shared as Required<WaveletNoiseMapOptions>, input.luma, start, end) };
+  },
+  merge(input, shared, parts) {
+    return waveletNoiseFromBands(input.image, parts.map((p) => p.sigma as Float32Array), shared as Required<WaveletNoiseMapOptions>);
+  },
+};
+
 export const KERNEL_IDS = ['ela', 'wavelet-noise', 'median-residual', 'cfa-variance', 'cfa-reinterpolation', 'edge-anomaly', 'spectral'] as const;
 export type KernelId = (typeof KERNEL_IDS)[number];
 
@@ -109,20 +185,20 @@ function needsRecompressed(input: KernelInput): PixelBuffer {
 
 /** Every kernel by id: `run`, `defaults`, `version`, and the tool it reports under. */
 export const kernelRegistry: Readonly<Record<KernelId, KernelEntry>> = {
-  ela: { id: 'ela', tool: 'ela_image', version: '2', defaults: errorLevelAnalysisDefaults, needsRecompressed: true,
-    run: (input, options) => errorLevelAnalysis(input.image, needsRecompressed(input), options) },
-  'wavelet-noise': { id: 'wavelet-noise', tool: 'residual_noise_maps', version: '1', defaults: waveletNoiseMapDefaults, needsRecompressed: false,
-    run: (input, options) => waveletNoiseMap(input.image, options) },
-  'median-residual': { id: 'median-residual', tool: 'residual_noise_maps', version: '1', defaults: medianResidualMapDefaults, needsRecompressed: false,
-    run: (input, options) => medianResidualMap(input.image, options) },
-  'cfa-variance': { id: 'cfa-variance', tool: 'cfa_pattern_analysis', version: '3', defaults: cfaVarianceMapDefaults, needsRecompressed: false,
+  ela: { id: 'ela', tool: 'ela_image', version: '2', defaults: errorLevelAnalysisDefaults, needsRecompressed: true, usesLuma: false,
+    run: (input, options) => errorLevelAnalysis(input.image, needsRecompressed(input), options), bands: errorLevelBands },
+  'wavelet-noise': { id: 'wavelet-noise', tool: 'residual_noise_maps', version: '1', defaults: waveletNoiseMapDefaults, needsRecompressed: false, usesLuma: true,
+    run: (input, options) => waveletNoiseFromLuma(input.image, options, input.luma), bands: waveletNoiseBands },
+  'median-residual': { id: 'median-residual', tool: 'residual_noise_maps', version: '1', defaults: medianResidualMapDefaults, needsRecompressed: false, usesLuma: true,
+    run: (input, options) => medianResidualFromLuma(input.image, options, input.luma?.luma), bands: medianResidualBands },
+  'cfa-variance': { id: 'cfa-variance', tool: 'cfa_pattern_analysis', version: '3', defaults: cfaVarianceMapDefaults, needsRecompressed: false, usesLuma: false,
     run: (input, options) => cfaVarianceMap(input.image, options), bands: cfaVarianceBands },
-  'cfa-reinterpolation': { id: 'cfa-reinterpolation', tool: 'cfa_pattern_analysis', version: '1', defaults: cfaReinterpolationDefaults, needsRecompressed: false,
+  'cfa-reinterpolation': { id: 'cfa-reinterpolation', tool: 'cfa_pattern_analysis', version: '1', defaults: cfaReinterpolationDefaults, needsRecompressed: false, usesLuma: false,
     run: (input, options) => cfaReinterpolation(input.image, options), bands: cfaReinterpolationBands },
-  'edge-anomaly': { id: 'edge-anomaly', tool: 'edge_anomaly_heat_map', version: '1', defaults: edgeAnomalyMapDefaults, needsRecompressed: false,
-    run: (input, options) => edgeAnomalyMap(input.image, options) },
-  spectral: { id: 'spectral', tool: 'spectral_analysis', version: '1', defaults: spectralPeaksDefaults, needsRecompressed: false,
-    run: (input, options) => spectralPeaks(input.image, options) },
+  'edge-anomaly': { id: 'edge-anomaly', tool: 'edge_anomaly_heat_map', version: '1', defaults: edgeAnomalyMapDefaults, needsRecompressed: false, usesLuma: true,
+    run: (input, options) => edgeAnomalyFromLuma(input.image, options, input.luma?.luma), bands: edgeAnomalyBands },
+  spectral: { id: 'spectral', tool: 'spectral_analysis', version: '1', defaults: spectralPeaksDefaults, needsRecompressed: false, usesLuma: true,
+    run: (input, options) => spectralPeaksFromLuma(input.image, options, input.luma?.luma) },
 };
 
 /** The registry entry for `id`; throws UnknownKernelError for ids it does not hold. */

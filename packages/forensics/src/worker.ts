@@ -1,12 +1,15 @@
 import { Piscina } from 'piscina';
 import { getKernel } from './registry.js';
 import type { KernelId } from './registry.js';
+import { studioLumaPlanesRows } from './internal/luma.js';
+import type { LumaPlanes } from './internal/luma.js';
 import type { KernelResult, PixelBuffer } from './types.js';
 
 export interface WorkerTask {
   id: KernelId;
   image: PixelBuffer;
   recompressed: PixelBuffer | undefined;
+  luma: LumaPlanes | undefined;
   options: Record<string, unknown> | undefined;
 }
 
@@ -14,13 +17,15 @@ export interface WorkerTask {
 export interface BandTask {
   id: KernelId;
   image: PixelBuffer;
+  recompressed: PixelBuffer | undefined;
+  luma: LumaPlanes | undefined;
   shared: unknown;
   rows: [number, number];
 }
 
 /** Piscina task handler: runs one registry kernel and moves its map buffers back to the caller. */
 export default function runKernelTask(task: WorkerTask): unknown {
-  const result: KernelResult = getKernel(task.id).run({ image: task.image, recompressed: task.recompressed }, task.options);
+  const result: KernelResult = getKernel(task.id).run({ image: task.image, recompressed: task.recompressed, luma: task.luma }, task.options);
   const buffers = result.maps.map((m) => m.data.buffer as ArrayBuffer);
   const transferable = {
     get [Piscina.transferableSymbol]() { return buffers; },
@@ -33,11 +38,23 @@ export default function runKernelTask(task: WorkerTask): unknown {
 export function runBand(task: BandTask): unknown {
   const bands = getKernel(task.id).bands;
   if (!bands) throw new TypeError(`Expected a kernel with bands for id but received ${task.id} of type string`);
-  const part = bands.runBand({ image: task.image }, task.shared, task.rows);
+  const part = bands.runBand({ image: task.image, recompressed: task.recompressed, luma: task.luma }, task.shared, task.rows);
   const buffers = Object.values(part).map((a) => a.buffer as ArrayBuffer);
   const transferable = {
     get [Piscina.transferableSymbol]() { return buffers; },
     get [Piscina.valueSymbol]() { return part; },
   };
   return Piscina.move(transferable as unknown as Parameters<typeof Piscina.move>[0]);
+}
+
+/** Rows of an image's luma planes to compute into shared memory (`ForensicsPool.lumaOf`). */
+export interface LumaTask {
+  image: PixelBuffer;
+  planes: LumaPlanes;
+  rows: [number, number];
+}
+
+/** Piscina task handler `lumaBand`: writes rows of the luma planes into their shared buffers. */
+export function lumaBand(task: LumaTask): void {
+  studioLumaPlanesRows(task.image, task.planes, task.rows[0], task.rows[1]);
 }

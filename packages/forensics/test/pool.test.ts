@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { isDeepStrictEqual } from 'node:util';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -77,6 +78,20 @@ describe('ForensicsPool', () => {
     }
     await expect(pool.run('cfa-variance', { image: big }, { blockSize: 7 })).rejects.toThrow(/Expected even integer for blockSize/);
   }, 30_000);
+
+  it('analyzes a 2 MP image in the pool (bands, shared luma) exactly as on the main thread', async () => {
+    const w = 1600, h = 1283;
+    const data = new Uint8Array(w * h * 3);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) for (let c = 0; c < 3; c++) data[(y * w + x) * 3 + c] = image.data[((y % 160) * 200 + (x % 200)) * 3 + c]! ^ (y > 700 && x > 900 ? 5 : 0);
+    const big = { data, width: w, height: h, channels: 3 };
+    const withoutMs = (analysis: Awaited<ReturnType<typeof analyzeImage>>) => analysis.kernels.map(({ state, id, version, ...rest }) => ({ state, id, version, result: 'result' in rest ? rest.result : rest.error }));
+    const pooled = withoutMs(await analyzeImage(big, { pool }));
+    const direct = withoutMs(await analyzeImage(big));
+    expect(pooled.map((k) => k.state)).toEqual(Object.keys(kernelRegistry).map(() => 'completed'));
+    for (let i = 0; i < direct.length; i++) expect(isDeepStrictEqual(pooled[i], direct[i]), pooled[i]!.id).toBe(true);
+    // The threads got the image's luma planes once, in shared memory.
+    expect((await pool.lumaOf(big))!.luma.buffer).toBeInstanceOf(SharedArrayBuffer);
+  }, 60_000);
 
   it('splitRows cuts rows into contiguous near-equal bands', () => {
     expect(splitRows(10, 3)).toEqual([[0, 3], [3, 6], [6, 10]]);

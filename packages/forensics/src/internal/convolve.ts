@@ -57,10 +57,13 @@ export function windowMedian(map: Float32Array, width: number, height: number, r
   const out = new Float32Array(width * height);
   const side = 2 * r + 1, full = side * side, half = full >> 1;
   const scratch = new Float64Array(full);
+  const sliding = noNaN(map) && width > 2 * r + 1 ? slidingMedianRow(map, width, r) : undefined;
   for (let y = 0; y < height; y++) {
     const inside = y >= r && y < height - r;
+    if (inside && sliding) sliding(y, out);
     for (let x = 0; x < width; x++) {
       if (inside && x >= r && x < width - r) {
+        if (sliding) continue;
         for (let v = 0, n = 0, p = (y - r) * width + x - r; v < side; v++, p += width) for (let u = 0; u < side; u++) scratch[n++] = map[p + u]!;
         out[y * width + x] = selectKth64(scratch, full, half);
         continue;
@@ -73,6 +76,43 @@ export function windowMedian(map: Float32Array, width: number, height: number, r
     }
   }
   return out;
+}
+
+function noNaN(map: Float32Array): boolean {
+  for (let i = 0; i < map.length; i++) if (map[i] !== map[i]) return false;
+  return true;
+}
+
+/**
+ * The full windows of one row by a sliding sorted window: sorted once at the row's first window, then per step each
+ * value of the column leaving is overwritten by the value of the column entering and moved to its place (a few
+ * positions on average) instead of a new selection among (2r+1)^2 values. The middle of the sorted window is the
+ * median: the same value as the selection's (no NaN in the map, where order is total up to -0 = +0).
+ */
+function slidingMedianRow(map: Float32Array, width: number, r: number): (y: number, out: Float32Array) => void {
+  const side = 2 * r + 1, full = side * side, half = full >> 1;
+  const sorted = new Float64Array(full);
+  return (y, out) => {
+    for (let v = 0, n = 0, p = (y - r) * width; v < side; v++, p += width) for (let u = 0; u < side; u++) sorted[n++] = map[p + u]!;
+    sorted.sort();
+    out[y * width + r] = sorted[half]!;
+    for (let x = r + 1; x < width - r; x++) {
+      for (let v = 0, p = (y - r) * width; v < side; v++, p += width) {
+        const leaving = map[p + x - r - 1]!, entering = map[p + x + r]!;
+        // Any slot holding the leaving value will do: binary search for it.
+        let lo = 0, hi = full - 1;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (sorted[mid]! < leaving) lo = mid + 1; else hi = mid;
+        }
+        let i = lo;
+        while (i > 0 && sorted[i - 1]! > entering) { sorted[i] = sorted[i - 1]!; i--; }
+        while (i < full - 1 && sorted[i + 1]! < entering) { sorted[i] = sorted[i + 1]!; i++; }
+        sorted[i] = entering;
+      }
+      out[y * width + x] = sorted[half]!;
+    }
+  };
 }
 
 /** `selectKth` for Float64Array only (monomorphic), Hoare partition around the middle element. */

@@ -1,7 +1,8 @@
 /**
  * Math.hypot(a, b) as V8 computes it (builtins-math: the arguments scaled by the larger magnitude, squares summed
  * with Kahan compensation, which is zero for the first term, then sqrt times the scale), bit for bit (tested), without
- * the builtin's variadic call, which V8 does not inline and which dominated the kernels' profiles.
+ * the builtin's variadic call, which V8 does not inline and which dominated the kernels' profiles; one division
+ * instead of two.
  */
 export function hypot(a: number, b: number): number {
   const x = a < 0 ? -a : a, y = b < 0 ? -b : b;
@@ -9,6 +10,7 @@ export function hypot(a: number, b: number): number {
   if (x !== x || y !== y) return Number.NaN;
   const max = x > y ? x : y;
   if (max === 0) return 0;
-  const p = x / max, q = y / max;
-  return Math.sqrt(p * p + q * q) * max;
+  // The larger argument over max is exactly 1 (and 1 * 1 = 1), so only the smaller one needs a division.
+  const r = (x > y ? y : x) / max;
+  return Math.sqrt(1 + r * r) * max;
 }

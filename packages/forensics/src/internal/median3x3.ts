@@ -7,14 +7,23 @@ function med3(a: number, b: number, c: number): number {
  * medians, min of column maxima) on the three sorted columns (Paeth, Graphics Gems 1990), so each column is sorted once.
  */
 export function median3x3(plane: Float32Array, width: number, height: number): Float32Array {
-  return nonNegative(plane) ? median3x3Bits(plane, width, height) : median3x3Compare(plane, width, height);
+  return nonNegative(plane, 0, plane.length) ? median3x3Bits(plane, width, height, 0, height, false) : median3x3Compare(plane, width, height, 0, height, false);
 }
 
-/** True when every sample's sign bit is clear (no negative values, no -0): their bit patterns then sort as int32. */
-function nonNegative(plane: Float32Array): boolean {
+/**
+ * |plane - median3x3(plane)| for the rows [y0, y1) only (the median reads the rows y0 - 1 and y1 as well, clamped to
+ * the image): a band of the median residual, computed without the full median plane.
+ */
+export function medianResidualRows(plane: Float32Array, width: number, height: number, y0: number, y1: number): Float32Array {
+  const from = Math.max(0, y0 - 1) * width, to = Math.min(height, y1 + 1) * width;
+  return nonNegative(plane, from, to) ? median3x3Bits(plane, width, height, y0, y1, true) : median3x3Compare(plane, width, height, y0, y1, true);
+}
+
+/** True when every sample in [from, to) has its sign bit clear (no negative values, no -0): the bits sort as int32. */
+function nonNegative(plane: Float32Array, from: number, to: number): boolean {
   const bits = new Int32Array(plane.buffer, plane.byteOffset, plane.length);
   let any = 0;
-  for (let i = 0; i < bits.length; i++) any |= bits[i]!;
+  for (let i = from; i < to; i++) any |= bits[i]!;
   return any >= 0;
 }
 
@@ -24,13 +33,14 @@ function nonNegative(plane: Float32Array): boolean {
  * (d = a - b, m = d >> 31, min = b + (d & m), max = a - (d & m)). Compare-and-branch on noisy data mispredicts about
  * every other time; this is several times faster and returns the very same samples.
  */
-function median3x3Bits(plane: Float32Array, width: number, height: number): Float32Array {
-  const out = new Float32Array(width * height);
+function median3x3Bits(plane: Float32Array, width: number, height: number, y0: number, y1: number, residual: boolean): Float32Array {
+  const out = new Float32Array(width * (y1 - y0));
   const p = new Int32Array(plane.buffer, plane.byteOffset, plane.length);
   const o = new Int32Array(out.buffer);
   const lo = new Int32Array(width + 2), mid = new Int32Array(width + 2), hi = new Int32Array(width + 2);
-  for (let y = 0; y < height; y++) {
+  for (let y = y0; y < y1; y++) {
     const up = Math.max(0, y - 1) * width, row = y * width, down = Math.min(height - 1, y + 1) * width;
+    const at = (y - y0) * width;
     for (let x = 0; x < width; x++) {
       const a = p[up + x]!, b = p[row + x]!, c = p[down + x]!;
       let d = a - b, m = d >> 31;
@@ -58,8 +68,9 @@ function median3x3Bits(plane: Float32Array, width: number, height: number): Floa
       const minHi = c + (d & m);
       a = mid[x]!; b = mid[x + 1]!; c = mid[x + 2]!;
       const medMid = median3(a, b, c);
-      o[row + x] = median3(maxLo, medMid, minHi);
+      o[at + x] = median3(maxLo, medMid, minHi);
     }
+    if (residual) for (let x = 0; x < width; x++) out[at + x] = Math.abs(plane[row + x]! - out[at + x]!);
   }
   return out;
 }
@@ -74,14 +85,15 @@ function median3(a: number, b: number, c: number): number {
   return lo - (d & m);
 }
 
-function median3x3Compare(plane: Float32Array, width: number, height: number): Float32Array {
-  const out = new Float32Array(width * height);
+function median3x3Compare(plane: Float32Array, width: number, height: number, y0: number, y1: number, residual: boolean): Float32Array {
+  const out = new Float32Array(width * (y1 - y0));
   const lo = new Float32Array(width);
   const mid = new Float32Array(width);
   const hi = new Float32Array(width);
-  for (let y = 0; y < height; y++) {
+  for (let y = y0; y < y1; y++) {
     const up = Math.max(0, y - 1) * width;
     const row = y * width;
+    const at = (y - y0) * width;
     const down = Math.min(height - 1, y + 1) * width;
     for (let x = 0; x < width; x++) {
       let a = plane[up + x]!, b = plane[row + x]!, c = plane[down + x]!, t: number;
@@ -96,7 +108,8 @@ function median3x3Compare(plane: Float32Array, width: number, height: number): F
       const maxLo = Math.max(lo[l]!, lo[x]!, lo[r]!);
       const medMid = med3(mid[l]!, mid[x]!, mid[r]!);
       const minHi = Math.min(hi[l]!, hi[x]!, hi[r]!);
-      out[row + x] = med3(maxLo, medMid, minHi);
+      const median = med3(maxLo, medMid, minHi);
+      out[at + x] = residual ? Math.abs(plane[row + x]! - median) : median;
     }
   }
   return out;

@@ -162,3 +162,59 @@ export function pearson(a: ArrayLike<number>, b: ArrayLike<number>): number {
 export function clamp01(x: number): number {
   return x < 0 ? 0 : x > 1 ? 1 : Number.isFinite(x) ? x : 0;
 }
+
+/** The arrays one after another in a new Float32Array. */
+export function concatFloat32(parts: readonly Float32Array[]): Float32Array {
+  const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const p of parts) { out.set(p, offset); offset += p.length; }
+  return out;
+}
+
+/** The arrays one after another in a new Float64Array. */
+export function concatFloat64(parts: readonly Float64Array[]): Float64Array {
+  const out = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const p of parts) { out.set(p, offset); offset += p.length; }
+  return out;
+}
+
+/**
+ * The `m` largest values of a Float32Array (as a multiset, in no particular order; -0 as +0), from the same two
+ * histogram passes as `float32Quantile`: values above the bin of the m-th largest are copied in the second pass, those
+ * in it are rebuilt from their bits. Undefined when a value is not finite. The m-th largest value of the union of
+ * such lists from parts of an array is the m-th largest of the whole array, so quantiles near 1 of a map split into
+ * bands come from short lists instead of the whole map.
+ */
+export function float32Largest(values: Float32Array, m: number): Float32Array | undefined {
+  const bits = new Uint32Array(values.buffer, values.byteOffset, values.length);
+  const key = (u: number): number => (u === 0x80000000 ? 0x80000000 : u & 0x80000000 ? ~u >>> 0 : (u | 0x80000000) >>> 0);
+  const high = new Uint32Array(65536);
+  for (let i = 0; i < bits.length; i++) {
+    const u = bits[i]!;
+    if ((u & 0x7f800000) === 0x7f800000) return undefined;
+    high[key(u) >>> 16]!++;
+  }
+  if (m >= values.length) return Float32Array.from(values, (v) => v + 0);
+  const out = new Float32Array(Math.max(0, m));
+  if (m <= 0) return out;
+  let need = m, bin = 65535;
+  while (need > high[bin]!) need -= high[bin--]!;
+  const low = high.fill(0);
+  let j = 0;
+  for (let i = 0; i < bits.length; i++) {
+    const k = key(bits[i]!);
+    if (k >>> 16 > bin) out[j++] = values[i]!;
+    else if (k >>> 16 === bin) low[k & 0xffff]!++;
+  }
+  for (let l = 65535; need > 0; l--) {
+    const take = Math.min(need, low[l]!);
+    if (take === 0) continue;
+    const k = ((bin << 16) | l) >>> 0;
+    BITS[0] = k & 0x80000000 ? k & 0x7fffffff : ~k >>> 0;
+    out.fill(BITS_AS_FLOAT[0]!, j, j + take);
+    j += take;
+    need -= take;
+  }
+  return out;
+}

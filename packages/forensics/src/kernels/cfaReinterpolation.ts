@@ -1,6 +1,6 @@
-import { BAYER_PATTERNS, bayerBlockErrors } from '../internal/bayerErrors.js';
-import type { BayerBlockErrors } from '../internal/bayerErrors.js';
-import { clamp01, medianInPlace, quantile } from '../internal/stats.js';
+import { BAYER_PATTERNS, bayerBlockErrors, bayerBlockSums, bayerErrorsFromSums } from '../internal/bayerErrors.js';
+import type { BayerBlockErrors, BayerBlockSums } from '../internal/bayerErrors.js';
+import { clamp01, concatFloat64, medianInPlace, quantile } from '../internal/stats.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
 import { expectIntegerInRange, expectMinimumSize, expectNumberInRange, expectPixelBuffer } from '../validate.js';
 
@@ -106,5 +106,13 @@ export function cfaReinterpolationFromErrors({ blocksWide, blocksHigh, errors, s
  */
 export function greenLatticeParity(image: PixelBuffer, blockSize = 16, smoothStd = 5, sampledPixels = Infinity): 0 | 1 {
   const stride = Math.max(1, Math.floor((image.width * image.height) / sampledPixels));
-  return BAYER_PATTERNS[bayerBlockErrors(image, blockSize, smoothStd, stride).best]!.greenParity;
+  if (stride === 1) return BAYER_PATTERNS[bayerBlockErrors(image, blockSize, smoothStd).best]!.greenParity;
+  // Only the sampled rows of blocks, one after another: the rows left out would have no textured (block, channel)
+  // pair, so the mean error per layout, and the best layout, are those of the whole image's strided sums, without
+  // computing errors for blocks that were not measured.
+  const rows: BayerBlockSums[] = [];
+  for (let by = 0; by < Math.ceil(image.height / blockSize); by += stride) rows.push(bayerBlockSums(image, blockSize, by, by + 1));
+  const join = (key: keyof BayerBlockSums): Float64Array => concatFloat64(rows.map((r) => r[key]));
+  const sums = { sums: join('sums'), moments: join('moments'), count: join('count') };
+  return BAYER_PATTERNS[bayerErrorsFromSums(image.width, rows.length * blockSize, blockSize, smoothStd, sums).best]!.greenParity;
 }

@@ -1,6 +1,6 @@
 import { hypot } from '../internal/hypot.js';
 import { studioLuma } from '../internal/luma.js';
-import { clamp01, medianInPlace, quantile, robustCenterScale } from '../internal/stats.js';
+import { clamp01, concatFloat32, medianInPlace, quantile, robustCenterScale } from '../internal/stats.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
 import { expectIntegerInRange, expectMinimumSize, expectNumberInRange, expectPixelBuffer } from '../validate.js';
 
@@ -40,6 +40,18 @@ export const edgeAnomalyMapDefaults: Required<EdgeAnomalyMapOptions> = { blockSi
  * Score: fraction of blocks whose anomaly exceeds `outlierZ`.
  */
 export function edgeAnomalyMap(image: PixelBuffer, options: EdgeAnomalyMapOptions = {}): KernelResult {
+  return edgeAnomalyFromLuma(image, options);
+}
+
+/** `edgeAnomalyMap` on a precomputed `studioLuma(image, false)` (computed here when not given). */
+export function edgeAnomalyFromLuma(image: PixelBuffer, options: EdgeAnomalyMapOptions = {}, luma?: Float32Array): KernelResult {
+  const o = edgeAnomalyOptions(image, options);
+  const y = luma ?? studioLuma(image, false);
+  return edgeAnomalyFromBands(image, [edgeBlockFeatures(y, image.width, image.height, o, 0, Math.floor(image.height / o.blockSize))], o);
+}
+
+/** Options merged over the defaults and validated against the image (first step of `edgeAnomalyMap`). */
+export function edgeAnomalyOptions(image: PixelBuffer, options: EdgeAnomalyMapOptions = {}): Required<EdgeAnomalyMapOptions> {
   const o = { ...edgeAnomalyMapDefaults, ...options };
   expectPixelBuffer('image', image);
   expectIntegerInRange('blockSize', o.blockSize, 8, 1024);
@@ -47,13 +59,25 @@ export function edgeAnomalyMap(image: PixelBuffer, options: EdgeAnomalyMapOption
   expectIntegerInRange('neighbourhood', o.neighbourhood, 1, 64);
   expectNumberInRange('outlierZ', o.outlierZ, 0, 1e6);
   expectMinimumSize('image', image, 2 * o.blockSize);
+  return o;
+}
 
-  const { width, height } = image;
+/** Per-block edge features of one band. */
+export interface EdgeBlockFeatures {
+  strength: Float32Array;
+  sharpness: Float32Array;
+  blocking: Float32Array;
+}
+
+/**
+ * Edge strength, sharpness and blocking of the blocks in the rows of blocks [blockRowStart, blockRowEnd), from the
+ * luma of the whole image (a block reads the pixel rows next to it): bands concatenate to the whole image's features.
+ */
+export function edgeBlockFeatures(y: Float32Array, width: number, height: number, o: Required<EdgeAnomalyMapOptions>, blockRowStart: number, blockRowEnd: number): EdgeBlockFeatures {
   const B = o.blockSize;
-  const y = studioLuma(image, false);
-  const bw = Math.floor(width / B), bh = Math.floor(height / B), nb = bw * bh;
+  const bw = Math.floor(width / B), nb = bw * (blockRowEnd - blockRowStart);
   const strength = new Float32Array(nb), sharpness = new Float32Array(nb), blocking = new Float32Array(nb);
-  for (let by = 0; by < bh; by++) {
+  for (let by = blockRowStart; by < blockRowEnd; by++) {
     for (let bx = 0; bx < bw; bx++) {
       let sum = 0, maxMag = 0, lo = Infinity, hi = -Infinity;
       let across = 0, nAcross = 0, inside = 0, nInside = 0;
@@ -102,13 +126,22 @@ export function edgeAnomalyMap(image: PixelBuffer, options: EdgeAnomalyMapOption
           }
         }
       }
-      const b = by * bw + bx;
+      const b = (by - blockRowStart) * bw + bx;
       strength[b] = sum / (B * B);
       sharpness[b] = hi - lo >= o.minContrast ? maxMag / (4 * (hi - lo)) : Number.NaN;
       const meanInside = nInside ? inside / nInside : 0;
       blocking[b] = meanInside > 0.25 && nAcross ? across / nAcross / meanInside : Number.NaN;
     }
   }
+  return { strength, sharpness, blocking };
+}
+
+/** Last step of `edgeAnomalyMap`: local deviations, maps, stats and score from the bands' features in order. */
+export function edgeAnomalyFromBands(image: PixelBuffer, bands: EdgeBlockFeatures[], o: Required<EdgeAnomalyMapOptions>): KernelResult {
+  const B = o.blockSize;
+  const bw = Math.floor(image.width / B), bh = Math.floor(image.height / B), nb = bw * bh;
+  const join = (key: keyof EdgeBlockFeatures): Float32Array => (bands.length === 1 ? bands[0]![key] : concatFloat32(bands.map((b) => b[key])));
+  const strength = join('strength'), sharpness = join('sharpness'), blocking = join('blocking');
   const sharpZ = localDeviation(sharpness, bw, bh, o.neighbourhood);
   const blockZ = localDeviation(blocking, bw, bh, o.neighbourhood);
   const anomaly = new Float32Array(nb);

@@ -1,6 +1,6 @@
 import { blockMean } from '../internal/blocks.js';
 import { largestOutlierRegion } from '../internal/outlierRegion.js';
-import { clamp01, meanStd, outlierFraction, quantile } from '../internal/stats.js';
+import { clamp01, concatFloat32, concatFloat64, meanStd, outlierFraction, quantile } from '../internal/stats.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
 import { expectNumberInRange, expectPixelBuffer, expectPositiveInteger, expectSameShape } from '../validate.js';
 
@@ -40,6 +40,12 @@ export const errorLevelAnalysisDefaults: Required<ErrorLevelAnalysisOptions> = {
  * The fraction of blocks with robust z > `outlierZ` (the score of version 1) is the stat `outlierBlockFraction`.
  */
 export function errorLevelAnalysis(original: PixelBuffer, recompressed: PixelBuffer, options: ErrorLevelAnalysisOptions = {}): KernelResult {
+  const o = errorLevelOptions(original, recompressed, options);
+  return errorLevelFromBands(original, [errorLevelBand(original, recompressed, o, 0, Math.ceil(original.height / o.blockSize))], o);
+}
+
+/** Options merged over the defaults and validated against the two images (first step of `errorLevelAnalysis`). */
+export function errorLevelOptions(original: PixelBuffer, recompressed: PixelBuffer, options: ErrorLevelAnalysisOptions = {}): Required<ErrorLevelAnalysisOptions> {
   const o = { ...errorLevelAnalysisDefaults, ...options };
   expectPixelBuffer('original', original);
   expectPixelBuffer('recompressed', recompressed);
@@ -48,12 +54,46 @@ export function errorLevelAnalysis(original: PixelBuffer, recompressed: PixelBuf
   expectPositiveInteger('blockSize', o.blockSize);
   expectNumberInRange('outlierZ', o.outlierZ, 0, 1e6);
   expectNumberInRange('regionZ', o.regionZ, 0, 1e6);
+  return o;
+}
 
+/**
+ * One band of ELA: the map of the rows of blocks [blockRowStart, blockRowEnd) and, on the 8-bit path, the histogram of
+ * the channel sums and the block sums of those rows (`count` and `sums`; absent on the generic path). Bands merge
+ * (`errorLevelFromBands`) to exactly the unsplit result: counts and integer sums add exactly.
+ */
+export function errorLevelBand(original: PixelBuffer, recompressed: PixelBuffer, o: Required<ErrorLevelAnalysisOptions>, blockRowStart: number, blockRowEnd: number): ErrorLevelBand {
   const { width, height, channels } = original;
-  const fast = original.data instanceof Uint8Array && recompressed.data instanceof Uint8Array
-    ? uint8ErrorLevels(original.data, recompressed.data, width, height, channels, o.scale / channels, o.blockSize)
-    : undefined;
-  const { map, blocks, mean, std, p999, p99, max } = fast ?? genericErrorLevels(original.data, recompressed.data, width, height, channels, o.scale / channels, o.blockSize);
+  const k = o.scale / channels;
+  const y0 = blockRowStart * o.blockSize, y1 = Math.min(height, blockRowEnd * o.blockSize);
+  const a = original.data, b = recompressed.data;
+  const lut = a instanceof Uint8Array && b instanceof Uint8Array ? exactLevels(channels, k, width * height) : undefined;
+  if (lut && a instanceof Uint8Array && b instanceof Uint8Array) return uint8ErrorRows(a, b, width, channels, lut, o.blockSize, y0, y1);
+  const map = new Float32Array(width * (y1 - y0));
+  for (let i = 0, p = y0 * width * channels; i < map.length; i++) {
+    let s = 0;
+    for (let c = 0; c < channels; c++, p++) s += Math.abs(a[p]! - b[p]!);
+    map[i] = s * k;
+  }
+  return { map };
+}
+
+/** A band's part of ELA (typed arrays only, so a worker can move it). */
+export interface ErrorLevelBand {
+  map: Float32Array;
+  count?: Float64Array;
+  sums?: Float64Array;
+}
+
+/** Last step of `errorLevelAnalysis`: statistics, block map and score from the bands in order. */
+export function errorLevelFromBands(original: PixelBuffer, bands: ErrorLevelBand[], o: Required<ErrorLevelAnalysisOptions>): KernelResult {
+  const { width, height, channels } = original;
+  const k = o.scale / channels;
+  const map = bands.length === 1 ? bands[0]!.map : concatFloat32(bands.map((band) => band.map));
+  const exact = bands.every((band) => band.count && band.sums);
+  const { blocks, mean, std, p999, p99, max } = exact
+    ? uint8Statistics(map, bands, width, height, channels, k, o.blockSize)
+    : genericStatistics(map, width, height, o.blockSize);
   const outliers = outlierFraction(blocks.data, o.outlierZ, false, 0.5);
   const region = largestOutlierRegion(blocks.data, blocks.width, blocks.height, o.regionZ, false, 0.5);
   return {
@@ -66,8 +106,7 @@ export function errorLevelAnalysis(original: PixelBuffer, recompressed: PixelBuf
   };
 }
 
-interface ErrorLevels {
-  map: Float32Array;
+interface ErrorLevelStatistics {
   blocks: { data: Float32Array; width: number; height: number };
   mean: number;
   std: number;
@@ -76,26 +115,18 @@ interface ErrorLevels {
   max: number;
 }
 
-function genericErrorLevels(a: Uint8Array | Float32Array, b: Uint8Array | Float32Array, width: number, height: number, channels: number, k: number, block: number): ErrorLevels {
-  const map = new Float32Array(width * height);
-  for (let i = 0, p = 0; i < map.length; i++) {
-    let s = 0;
-    for (let c = 0; c < channels; c++, p++) s += Math.abs(a[p]! - b[p]!);
-    map[i] = s * k;
-  }
+function genericStatistics(map: Float32Array, width: number, height: number, block: number): ErrorLevelStatistics {
   const { mean, std } = meanStd(map);
-  return { map, blocks: blockMean(map, width, height, block), mean, std, p999: quantile(map, 0.999), p99: quantile(map, 0.99), max: quantile(map, 1) };
+  return { blocks: blockMean(map, width, height, block), mean, std, p999: quantile(map, 0.999), p99: quantile(map, 0.99), max: quantile(map, 1) };
 }
 
 /**
- * 8-bit inputs in one pass: the channel sum s of |a - b| is an integer 0..255*channels, so the map is a table
- * lookup, the quantiles come from a histogram of s, and block sums are integer sums of s times k. Used when every
- * s*k is a float32 with at most 8 fractional bits and the image's total stays below 2^53 at that resolution: then the
- * pixel-order float64 sums of the generic path are exact too, and both paths give the same maps, quantiles and mean
- * (the std may differ in the last bits, the sum of squares being exact here and rounded there).
+ * The map values s * k of the 8-bit path, indexed by the integer channel sum s of |a - b| (0..255 * channels), when
+ * every s * k is a float32 with at most 8 fractional bits and the image's total stays below 2^53 at that resolution:
+ * then the pixel-order float64 sums of the generic path are exact too, and both paths give the same maps, quantiles
+ * and mean (the std may differ in the last bits, the sum of squares being exact here and rounded there).
  */
-function uint8ErrorLevels(a: Uint8Array, b: Uint8Array, width: number, height: number, channels: number, k: number, block: number): ErrorLevels | undefined {
-  const n = width * height;
+function exactLevels(channels: number, k: number, n: number): Float32Array | undefined {
   const top = 255 * channels;
   const lut = new Float32Array(top + 1);
   for (let s = 0; s <= top; s++) {
@@ -103,16 +134,25 @@ function uint8ErrorLevels(a: Uint8Array, b: Uint8Array, width: number, height: n
     if (lut[s] !== s * k || !Number.isInteger(s * k * 256)) return undefined;
   }
   if (top * k * n * 256 >= 2 ** 53) return undefined;
-  const map = new Float32Array(n);
+  return lut;
+}
+
+/**
+ * 8-bit rows [y0, y1) in one pass: the map is a table lookup of s, the quantiles come from a histogram of s, and
+ * block sums are integer sums of s (times k at the end).
+ */
+function uint8ErrorRows(a: Uint8Array, b: Uint8Array, width: number, channels: number, lut: Float32Array, block: number, y0: number, y1: number): ErrorLevelBand {
+  const top = 255 * channels;
+  const map = new Float32Array(width * (y1 - y0));
   // Four interleaved histograms (by pixel index mod 4) so runs of equal s do not serialise on one counter.
   const hist = new Uint32Array(4 << 10);
-  const bw = Math.ceil(width / block), bh = Math.ceil(height / block);
+  const bw = Math.ceil(width / block), bh = Math.ceil((y1 - y0) / block);
   const sums = new Float64Array(bw * bh);
-  for (let y = 0; y < height; y++) {
-    const brow = Math.floor(y / block) * bw;
-    let i = y * width, p = i * channels;
+  for (let y = y0; y < y1; y++) {
+    const brow = Math.floor((y - y0) / block) * bw;
+    let i = (y - y0) * width, p = y * width * channels;
     for (let bx = 0, x0 = 0; x0 < width; bx++, x0 += block) {
-      const end = y * width + Math.min(width, x0 + block);
+      const end = (y - y0) * width + Math.min(width, x0 + block);
       let acc = 0;
       if (channels === 3) {
         for (; i < end; i++, p += 3) {
@@ -135,12 +175,21 @@ function uint8ErrorLevels(a: Uint8Array, b: Uint8Array, width: number, height: n
     }
   }
   const count = new Float64Array(top + 1);
+  for (let s = 0; s <= top; s++) count[s] = hist[s]! + hist[1024 + s]! + hist[2048 + s]! + hist[3072 + s]!;
+  return { map, count, sums };
+}
+
+/** Mean, std, quantiles and block means of the 8-bit path from the bands' histograms and block sums. */
+function uint8Statistics(map: Float32Array, bands: ErrorLevelBand[], width: number, height: number, channels: number, k: number, block: number): ErrorLevelStatistics {
+  const n = width * height, top = 255 * channels;
+  const lut = exactLevels(channels, k, n)!;
+  const count = new Float64Array(top + 1);
+  for (const band of bands) for (let s = 0; s <= top; s++) count[s]! += band.count![s]!;
+  const sums = bands.length === 1 ? bands[0]!.sums! : concatFloat64(bands.map((band) => band.sums!));
   let total = 0, squares = 0;
   for (let s = 0; s <= top; s++) {
-    const c = hist[s]! + hist[1024 + s]! + hist[2048 + s]! + hist[3072 + s]!;
-    count[s] = c;
-    total += c * s;
-    squares += c * lut[s]! * lut[s]!;
+    total += count[s]! * s;
+    squares += count[s]! * lut[s]! * lut[s]!;
   }
   const mean = (total * k) / n;
   const rank = (q: number): number => {
@@ -149,13 +198,14 @@ function uint8ErrorLevels(a: Uint8Array, b: Uint8Array, width: number, height: n
     while (r >= count[s]!) r -= count[s++]!;
     return lut[s]!;
   };
+  const bw = Math.ceil(width / block), bh = Math.ceil(height / block);
   const data = new Float32Array(bw * bh);
   for (let by = 0; by < bh; by++) {
     const rows = Math.min(block, height - by * block);
     for (let bx = 0; bx < bw; bx++) data[by * bw + bx] = (sums[by * bw + bx]! * k) / (rows * Math.min(block, width - bx * block));
   }
   return {
-    map, blocks: { data, width: bw, height: bh }, mean, std: Math.sqrt(Math.max(0, squares / n - mean * mean)),
+    blocks: { data, width: bw, height: bh }, mean, std: Math.sqrt(Math.max(0, squares / n - mean * mean)),
     p999: rank(0.999), p99: rank(0.99), max: rank(1),
   };
 }

@@ -1,7 +1,7 @@
 import { blockMean } from '../internal/blocks.js';
 import { studioLuma } from '../internal/luma.js';
-import { median3x3 } from '../internal/median3x3.js';
-import { clamp01, outlierFraction, quantile } from '../internal/stats.js';
+import { medianResidualRows } from '../internal/median3x3.js';
+import { clamp01, concatFloat32, float32Largest, outlierFraction, quantile, selectKth } from '../internal/stats.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
 import { expectIntegerInRange, expectMinimumSize, expectNumberInRange, expectPixelBuffer } from '../validate.js';
 
@@ -28,22 +28,72 @@ export const medianResidualMapDefaults: Required<MedianResidualMapOptions> = { b
  * Score: fraction of blocks whose mean residual is a robust outlier either way (|z| > `outlierZ`).
  */
 export function medianResidualMap(image: PixelBuffer, options: MedianResidualMapOptions = {}): KernelResult {
+  return medianResidualFromLuma(image, options);
+}
+
+/** `medianResidualMap` on a precomputed `studioLuma(image, false)` (computed here when not given). */
+export function medianResidualFromLuma(image: PixelBuffer, options: MedianResidualMapOptions = {}, luma?: Float32Array): KernelResult {
+  const o = medianResidualOptions(image, options);
+  const y = luma ?? studioLuma(image, false);
+  const band = medianResidualBand(y, image.width, image.height, o.blockSize, 0, Math.ceil(image.height / o.blockSize));
+  return medianResidualFromBands(image, [band], o);
+}
+
+/** Options merged over the defaults and validated against the image (first step of `medianResidualMap`). */
+export function medianResidualOptions(image: PixelBuffer, options: MedianResidualMapOptions = {}): Required<MedianResidualMapOptions> {
   const o = { ...medianResidualMapDefaults, ...options };
   expectPixelBuffer('image', image);
   expectIntegerInRange('blockSize', o.blockSize, 2, 1024);
   expectNumberInRange('outlierZ', o.outlierZ, 0, 1e6);
   expectMinimumSize('image', image, 3);
+  return o;
+}
 
+/** The map's display range ends at this quantile of the residual. */
+const DISPLAY_QUANTILE = 0.995;
+
+/** How many of the largest residuals a band keeps so the display quantile of the whole map is among them. */
+function displayTail(n: number): number {
+  return n - Math.round(DISPLAY_QUANTILE * (n - 1));
+}
+
+/** One band of the median residual: its rows, block means and largest values (`float32Largest`; absent if not finite). */
+export interface MedianResidualBand {
+  residual: Float32Array;
+  blocks: Float32Array;
+  largest?: Float32Array;
+}
+
+/** The residual and block means of the rows of blocks [blockRowStart, blockRowEnd): bands concatenate to the whole. */
+export function medianResidualBand(luma: Float32Array, width: number, height: number, blockSize: number, blockRowStart: number, blockRowEnd: number): MedianResidualBand {
+  const y0 = blockRowStart * blockSize, y1 = Math.min(height, blockRowEnd * blockSize);
+  const residual = medianResidualRows(luma, width, height, y0, y1);
+  const largest = float32Largest(residual, displayTail(width * height));
+  return { residual, blocks: blockMean(residual, width, y1 - y0, blockSize).data, ...(largest ? { largest } : {}) };
+}
+
+/**
+ * The DISPLAY_QUANTILE quantile of the whole residual: from the bands' largest values when every band has them (all
+ * finite: the count is then width * height, and the m-th largest of their union is the whole map's), else `quantile`.
+ */
+function displayQuantile(residual: Float32Array, bands: MedianResidualBand[]): number {
+  if (!bands.every((b) => b.largest)) return quantile(residual, DISPLAY_QUANTILE);
+  const m = displayTail(residual.length);
+  const union = new Float64Array(bands.reduce((n, b) => n + b.largest!.length, 0));
+  let offset = 0;
+  for (const b of bands) { union.set(b.largest!, offset); offset += b.largest!.length; }
+  return selectKth(union, union.length, union.length - m);
+}
+
+/** Last step of `medianResidualMap`: maps, stats and score from the bands in order. */
+export function medianResidualFromBands(image: PixelBuffer, bands: MedianResidualBand[], o: Required<MedianResidualMapOptions>): KernelResult {
   const { width, height } = image;
-  const y = studioLuma(image, false);
-  const med = median3x3(y, width, height);
-  const residual = new Float32Array(width * height);
-  for (let i = 0; i < residual.length; i++) residual[i] = Math.abs(y[i]! - med[i]!);
-  const blocks = blockMean(residual, width, height, o.blockSize);
+  const residual = bands.length === 1 ? bands[0]!.residual : concatFloat32(bands.map((b) => b.residual));
+  const blocks = { data: bands.length === 1 ? bands[0]!.blocks : concatFloat32(bands.map((b) => b.blocks)), width: Math.ceil(width / o.blockSize), height: Math.ceil(height / o.blockSize) };
   const inconsistent = outlierFraction(blocks.data, o.outlierZ, true, 0.05);
   return {
     maps: [
-      { name: 'median-residual', data: residual, width, height, cellSize: 1, displayRange: [0, Math.max(1e-6, quantile(residual, 0.995))] },
+      { name: 'median-residual', data: residual, width, height, cellSize: 1, displayRange: [0, Math.max(1e-6, displayQuantile(residual, bands))] },
       { name: 'median-residual-block-mean', data: blocks.data, width: blocks.width, height: blocks.height, cellSize: o.blockSize, displayRange: [0, Math.max(1e-6, quantile(blocks.data, 0.99))] },
     ],
     stats: { meanResidual: blocks.data.reduce((s, v) => s + v, 0) / blocks.data.length, medianBlockResidual: quantile(blocks.data, 0.5), inconsistentBlockFraction: inconsistent },

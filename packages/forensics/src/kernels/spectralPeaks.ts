@@ -43,6 +43,11 @@ const PEAK_FLOOR = 8;
  * value above `minFrequency` over the median there.
  */
 export function spectralPeaks(image: PixelBuffer, options: SpectralPeaksOptions = {}): KernelResult {
+  return spectralPeaksFromLuma(image, options);
+}
+
+/** `spectralPeaks` on a precomputed `studioLuma(image, false)` (the tiles' luma is computed row by row when not given). */
+export function spectralPeaksFromLuma(image: PixelBuffer, options: SpectralPeaksOptions = {}, lumaPlane?: Float32Array): KernelResult {
   const o = { ...spectralPeaksDefaults, ...options };
   expectPixelBuffer('image', image);
   expectIntegerInRange('tileSize', o.tileSize, 32, 4096);
@@ -64,7 +69,7 @@ export function spectralPeaks(image: PixelBuffer, options: SpectralPeaksOptions 
   const tile = new Float64Array(n * n);
   const luma = new Float32Array((n + 2) * (n + 2));
   for (const [tx, ty] of used) {
-    const mean = tilePMap(image, tx, ty, n, luma, tile) / (n * n);
+    const mean = tilePMap(image, tx, ty, n, luma, tile, lumaPlane) / (n * n);
     for (let i = 0; i < tile.length; i++) tile[i] = tile[i]! - mean;
     accumulateMagnitude2d(tile, n, spectrum);
   }
@@ -104,11 +109,16 @@ export function spectralPeaks(image: PixelBuffer, options: SpectralPeaksOptions 
  * the image), written to `tile` as float32 values; returns their sum (in row order). Only the tile and the one-pixel
  * ring the predictor reads get a luma (row by row, as `studioLuma` computes it), not the whole image.
  */
-function tilePMap(image: PixelBuffer, tx: number, ty: number, n: number, luma: Float32Array, tile: Float64Array): number {
+function tilePMap(image: PixelBuffer, tx: number, ty: number, n: number, luma: Float32Array, tile: Float64Array, lumaPlane: Float32Array | undefined): number {
   const { width } = image;
   const m = n + 2;
-  const row = new Float32Array(width);
+  const row = new Float32Array(lumaPlane ? 0 : width);
   for (let r = 0; r < m; r++) {
+    const start = (ty - 1 + r) * width + tx - 1;
+    if (lumaPlane) {
+      luma.set(lumaPlane.subarray(start, start + m), r * m);
+      continue;
+    }
     studioLumaRow(image, ty - 1 + r, false, row);
     luma.set(row.subarray(tx - 1, tx - 1 + m), r * m);
   }
