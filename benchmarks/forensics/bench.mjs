@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { Bench } from 'tinybench';
+import { testJpeg } from './testImage.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const f = await import(join(process.env.FORENSICS_DIST ? resolve(process.env.FORENSICS_DIST) : join(root, 'packages/forensics/dist'), 'index.js'));
@@ -25,18 +26,6 @@ async function mean(name, fn, iterations) {
   const r = bench.tasks[0].result;
   if (r.state !== 'completed') throw new Error(`${name}: ${r.state} ${r.error ?? ''}`);
   return r.latency.mean;
-}
-
-/** A photo-like test JPEG: smooth colour field with texture and noise, encoded at quality 92. */
-async function testJpeg(width, height) {
-  const rgb = new Uint8Array(width * height * 3);
-  let s = 12345;
-  const rand = () => ((s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) for (let c = 0; c < 3; c++) {
-    const v = 128 + 60 * Math.sin(x / (70 + 20 * c) + y / 90) + 25 * Math.sin((x * y) / 5000) + 8 * (rand() - 0.5);
-    rgb[(y * width + x) * 3 + c] = Math.max(0, Math.min(255, v));
-  }
-  return sharp(rgb, { raw: { width, height, channels: 3 } }).jpeg({ quality: 92 }).toBuffer();
 }
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
@@ -69,7 +58,7 @@ const poolRows = [];
 const pool = new f.ForensicsPool({ threads: 2 });
 for (const mp of sizes) {
   const [w, h] = SIDES[mp];
-  const jpeg = await testJpeg(w, h);
+  const jpeg = await testJpeg(sharp, w, h);
   const image = await f.decodeImage(jpeg);
   const iterations = mp >= 12 ? 3 : 5;
   const floor = await mean('sharp floor', async () => {

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { testJpeg } from './testImage.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 if (!process.argv[2]) throw new Error('Expected the other build\'s dist directory as the first argument');
@@ -14,14 +15,7 @@ const a = await import(join(resolve(process.argv[2]), 'index.js'));
 const b = await import(join(root, 'packages/forensics/dist/index.js'));
 const sharp = createRequire(join(root, 'packages/forensics/package.json'))('sharp');
 const [width, height] = [4000, 3000];
-const rgb = new Uint8Array(width * height * 3);
-let s = 12345;
-const rand = () => ((s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) for (let c = 0; c < 3; c++) {
-  const v = 128 + 60 * Math.sin(x / (70 + 20 * c) + y / 90) + 25 * Math.sin((x * y) / 5000) + 8 * (rand() - 0.5);
-  rgb[(y * width + x) * 3 + c] = Math.max(0, Math.min(255, v));
-}
-const jpeg = await sharp(rgb, { raw: { width, height, channels: 3 } }).jpeg({ quality: 92 }).toBuffer();
+const jpeg = await testJpeg(sharp, width, height);
 console.log('load at start', loadavg().map((l) => l.toFixed(2)).join(' '));
 const reps = Number(process.argv[3] ?? 5);
 const median = (v) => { const t = [...v].sort((x, y) => x - y); return t[t.length >> 1]; };

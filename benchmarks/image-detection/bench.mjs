@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Bench } from 'tinybench';
-import { AI_IMAGE_VERSIONS, createAiImageClassifier } from '../../packages/classifiers/dist/index.js';
+import { AI_IMAGE_VERSIONS, createAiImageClassifier, readTfjsModel } from '../../packages/classifiers/dist/index.js';
 import { extractImageMetadata } from '../../packages/image-metadata/dist/index.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -73,13 +73,11 @@ for (const version of AI_IMAGE_VERSIONS) {
 // Baseline: nsfwjs's MobileNetV2 in TensorFlow.js (CPU backend, pure JavaScript), on a 224 x 224 input.
 const tf = requireFromClassifiers('@tensorflow/tfjs');
 await tf.setBackend('cpu');
-const dir = join(requireFromClassifiers.resolve('nsfwjs/models/mobilenet_v2'), '..', '..', '..', 'models', 'mobilenet_v2');
-const model = requireFromClassifiers(join(dir, 'model.min.js'));
-const weights = Buffer.concat(model.weightsManifest.flatMap((g) => g.paths.map((p) => Buffer.from(requireFromClassifiers(join(dir, `${p}.min.js`)), 'base64'))));
+const { modelTopology, weightSpecs, weightData } = readTfjsModel('mobilenet_v2');
 const tfModel = await tf.loadLayersModel(tf.io.fromMemory({
-  modelTopology: model.modelTopology,
-  weightSpecs: model.weightsManifest.flatMap((g) => g.weights),
-  weightData: weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength),
+  modelTopology,
+  weightSpecs,
+  weightData: weightData.buffer.slice(weightData.byteOffset, weightData.byteOffset + weightData.byteLength),
 }));
 const input = tf.randomUniform([1, 224, 224, 3]);
 const tfjs = await mean(async () => { const y = tfModel.predict(input); await y.data(); y.dispose(); }, { time: 3000, iterations: 5 });

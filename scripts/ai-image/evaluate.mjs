@@ -9,6 +9,7 @@ import {
   AI_IMAGE_VERSIONS, aiImageModelCard, createAiImageClassifier,
 } from '../../packages/classifiers/dist/index.js';
 import { evaluationImages, requireDatasets } from '../../packages/classifiers/training/ai-image/datasets.mjs';
+import { auroc } from '../lib/auroc.mjs';
 
 requireDatasets();
 const at = process.argv.indexOf('--version');
@@ -17,12 +18,6 @@ const classifier = createAiImageClassifier({ threads: 2 });
 const rows = await evaluationImages();
 const bytes = rows.map((r) => readFileSync(r.path));
 
-function auroc(pos, neg) {
-  if (pos.length === 0 || neg.length === 0) return null;
-  let wins = 0;
-  for (const p of pos) for (const n of neg) wins += p > n ? 1 : p === n ? 0.5 : 0;
-  return wins / (pos.length * neg.length);
-}
 const fmt = (v) => (v === null || v === undefined ? '   -  ' : v.toFixed(3).padStart(6));
 const pct = (flags) => (flags.length === 0 ? null : flags.filter(Boolean).length / flags.length);
 

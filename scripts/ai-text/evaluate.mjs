@@ -6,6 +6,7 @@
 // (--version: the detector version to evaluate; the default version when absent)
 import { createAiTextDetector, HUMAN_SCORE_THRESHOLD } from '../../packages/classifiers/dist/index.js';
 import { datasetsRoot, loadRows } from '../../packages/classifiers/training/datasets.mjs';
+import { auroc } from '../lib/auroc.mjs';
 
 const args = process.argv.slice(2);
 const arg = (name, fallback) => {
@@ -34,21 +35,6 @@ for (const r of rows) {
     if (error.code !== 'UNSUPPORTED_LANGUAGE') throw error;
     scored.push({ ...r, score: null }); // refused: non-English text is not scored
   }
-}
-
-function auroc(humans, ais) {
-  // P(machine text gets a lower human score than human text), ties counted half.
-  const all = [...humans.map((s) => [s, 0]), ...ais.map((s) => [s, 1])].sort((a, b) => a[0] - b[0]);
-  let rankSum = 0;
-  for (let i = 0; i < all.length; ) {
-    let j = i;
-    while (j < all.length && all[j][0] === all[i][0]) j++;
-    const mid = (i + j + 1) / 2;
-    for (let k = i; k < j; k++) if (all[k][1] === 0) rankSum += mid;
-    i = j;
-  }
-  const nH = humans.length;
-  return (rankSum - (nH * (nH + 1)) / 2) / (nH * ais.length);
 }
 
 function metrics(humans, ais) {

@@ -40,8 +40,8 @@ export {
   AI_IMAGE_MODELS_DIR, aiImageModelCard, classification, classifyImage, createAiImageClassifier,
 } from './aiImage/classifier.js';
 export type { AiImageModelCard } from './aiImage/classifier.js';
-export { BACKBONES, backboneDigest, backboneOnnx } from './aiImage/backbones.js';
-export type { BackboneName, BackboneTap } from './aiImage/backbones.js';
+export { BACKBONES, backboneDigest, backboneOnnx, readTfjsModel } from './aiImage/backbones.js';
+export type { BackboneName, BackboneTap, TfjsLayersModel } from './aiImage/backbones.js';
 export { FEATURE_BLOCKS, FeatureExtractor, featureNames } from './aiImage/features.js';
 export type { FeatureBlock } from './aiImage/features.js';
 export { HANDCRAFTED_FEATURE_NAMES, handcraftedFeatures } from './aiImage/handcrafted.js';

@@ -1,5 +1,4 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import * as tf from '@tensorflow/tfjs';
 import * as ort from 'onnxruntime-node';
@@ -7,7 +6,8 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   AI_IMAGE_MODELS_DIR, AI_IMAGE_VERSIONS, aiImageModelCard, backboneDigest, backboneOnnx, classification,
-  createAiImageClassifier, encodeOnnxModel, featureNames, InvalidInputError, prepareViews, resolveAiImageVersion,
+  createAiImageClassifier, encodeOnnxModel, featureNames, InvalidInputError, prepareViews, readTfjsModel,
+  resolveAiImageVersion,
 } from '../src/index.js';
 import type { AiImageClassifier } from '../src/index.js';
 import { imageDatasetDir } from './helpers.js';
@@ -57,21 +57,12 @@ describe('ONNX writer', () => {
 describe('Keras (TensorFlow.js) to ONNX conversion of the nsfwjs backbones', () => {
   // The whole nsfwjs classifier, converted, must give what TensorFlow.js gives on the same input.
   async function compare(name: 'mobilenet_v2' | 'inception_v3', size: number): Promise<number> {
-    const require = createRequire(import.meta.url);
-    const dir = join(require.resolve('nsfwjs/models/mobilenet_v2'), '..', '..', '..', 'models', name);
-    const model = require(join(dir, 'model.min.js')) as {
-      modelTopology: object;
-      weightsManifest: { paths: string[]; weights: tf.io.WeightsManifestEntry[] }[];
-    };
-    const shards = model.weightsManifest.flatMap((g) =>
-      g.paths.map((p) => Buffer.from(require(join(dir, `${p}.min.js`)) as string, 'base64')),
-    );
-    const weights = Buffer.concat(shards);
+    const { modelTopology, weightSpecs, weightData } = readTfjsModel(name);
     const reference = await tf.loadLayersModel(
       tf.io.fromMemory({
-        modelTopology: model.modelTopology,
-        weightSpecs: model.weightsManifest.flatMap((g) => g.weights),
-        weightData: weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength),
+        modelTopology,
+        weightSpecs: weightSpecs as tf.io.WeightsManifestEntry[],
+        weightData: weightData.buffer.slice(weightData.byteOffset, weightData.byteOffset + weightData.byteLength) as ArrayBuffer,
       }),
     );
     const rgb = await sharp(await syntheticPhoto()).resize(size, size, { fit: 'fill' }).removeAlpha().raw().toBuffer();

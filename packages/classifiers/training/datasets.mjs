@@ -7,10 +7,12 @@ import { fileURLToPath } from 'node:url';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
+/** The shared datasets folder: $CONTENT_ANALYSIS_DATASETS (relative to the repository root), else ../shared/datasets. */
+export const DATASETS_DIR = resolve(repoRoot, process.env.CONTENT_ANALYSIS_DATASETS ?? '../shared/datasets');
+
 /** Folder holding aitext/, or undefined when the data sets are absent. */
 export function datasetsRoot() {
-  const root = resolve(repoRoot, process.env.CONTENT_ANALYSIS_DATASETS ?? '../shared/datasets');
-  return existsSync(resolve(root, 'aitext')) ? root : undefined;
+  return existsSync(resolve(DATASETS_DIR, 'aitext')) ? DATASETS_DIR : undefined;
 }
 
 /**

@@ -52,8 +52,16 @@ export function nsfwjsModelsDir(): string {
   return join(dirname(require.resolve('nsfwjs/models/mobilenet_v2')), '..', '..', 'models');
 }
 
-/** The Keras layers and float weights of a backbone, read from the nsfwjs package and checked against its hashes. */
-export function readBackbone(name: BackboneName): { layers: KerasLayer[]; weights: ReturnType<typeof decodeKerasWeights> } {
+/** A backbone as nsfwjs ships it (TensorFlow.js layers format): topology, weight manifest and the weights' bytes. */
+export interface TfjsLayersModel {
+  modelTopology: { model_config: { config: { layers: KerasLayer[] } } };
+  weightSpecs: KerasWeightSpec[];
+  /** The weight shards, concatenated in manifest order. */
+  weightData: Uint8Array;
+}
+
+/** Reads a backbone's files from the installed nsfwjs package. */
+export function readTfjsModel(name: BackboneName): TfjsLayersModel {
   const dir = join(nsfwjsModelsDir(), name);
   const require = createRequire(import.meta.url);
   const load = (file: string): unknown => {
@@ -65,17 +73,22 @@ export function readBackbone(name: BackboneName): { layers: KerasLayer[]; weight
     }
   };
   const model = load('model.min.js') as {
-    modelTopology: { model_config: { config: { layers: KerasLayer[] } } };
+    modelTopology: TfjsLayersModel['modelTopology'];
     weightsManifest: { paths: string[]; weights: KerasWeightSpec[] }[];
   };
   const shards: Uint8Array[] = [];
-  const specs: KerasWeightSpec[] = [];
+  const weightSpecs: KerasWeightSpec[] = [];
   for (const group of model.weightsManifest) {
     for (const path of group.paths) shards.push(Buffer.from(load(`${path}.min.js`) as string, 'base64'));
-    specs.push(...group.weights);
+    weightSpecs.push(...group.weights);
   }
-  const bytes = Buffer.concat(shards);
-  return { layers: model.modelTopology.model_config.config.layers, weights: decodeKerasWeights(specs, bytes) };
+  return { modelTopology: model.modelTopology, weightSpecs, weightData: Buffer.concat(shards) };
+}
+
+/** The Keras layers and float weights of a backbone, read from the nsfwjs package. */
+export function readBackbone(name: BackboneName): { layers: KerasLayer[]; weights: ReturnType<typeof decodeKerasWeights> } {
+  const { modelTopology, weightSpecs, weightData } = readTfjsModel(name);
+  return { layers: modelTopology.model_config.config.layers, weights: decodeKerasWeights(weightSpecs, weightData) };
 }
 
 /** SHA-256 of a backbone's files (for the model cards, so a changed package is detected). */

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { InvalidInputError, ModelLoadError } from '../errors.js';
 import { BUNDLED_MODELS_DIR } from '../runtime/modelRegistry.js';
+import { checkThreads } from '../runtime/loadModel.js';
+import { cachedPromise } from '../runtime/promiseCache.js';
 import { backboneDigest } from './backbones.js';
 import type { BackboneName } from './backbones.js';
 import { FeatureExtractor } from './features.js';
@@ -56,36 +58,27 @@ interface Probe {
  */
 export function createAiImageClassifier(options: AiImageClassifierOptions = {}): AiImageClassifier {
   const threads = options.threads ?? 1;
-  if (!Number.isInteger(threads) || threads < 1 || threads > 64) {
-    throw new InvalidInputError('threads', 'an integer from 1 to 64', threads);
-  }
+  checkThreads(threads);
   const extractor = new FeatureExtractor(threads);
   const probes = new Map<AiImageVersion, Promise<Probe>>();
 
-  const probe = (version: AiImageVersion): Promise<Probe> => {
-    let loaded = probes.get(version);
-    if (loaded === undefined) {
-      loaded = (async () => {
-        const card = aiImageModelCard(version);
-        const path = join(AI_IMAGE_MODELS_DIR, version, card.file);
-        for (const [name, backbone] of Object.entries(card.backbones) as [BackboneName, { sha256: string }][]) {
-          const digest = backboneDigest(name);
-          if (digest !== backbone.sha256) {
-            throw new ModelLoadError(path, `probe trained on ${name} files with SHA-256 ${backbone.sha256}, installed ${digest}`);
-          }
+  const probe = (version: AiImageVersion): Promise<Probe> =>
+    cachedPromise(probes, version, async () => {
+      const card = aiImageModelCard(version);
+      const path = join(AI_IMAGE_MODELS_DIR, version, card.file);
+      for (const [name, backbone] of Object.entries(card.backbones) as [BackboneName, { sha256: string }][]) {
+        const digest = backboneDigest(name);
+        if (digest !== backbone.sha256) {
+          throw new ModelLoadError(path, `probe trained on ${name} files with SHA-256 ${backbone.sha256}, installed ${digest}`);
         }
-        try {
-          const session = await ort.InferenceSession.create(path, { intraOpNumThreads: 1, interOpNumThreads: 1 });
-          return { card, session };
-        } catch (error) {
-          throw new ModelLoadError(path, error instanceof Error ? error.message : String(error), { cause: error });
-        }
-      })();
-      loaded.catch(() => probes.delete(version));
-      probes.set(version, loaded);
-    }
-    return loaded;
-  };
+      }
+      try {
+        const session = await ort.InferenceSession.create(path, { intraOpNumThreads: 1, interOpNumThreads: 1 });
+        return { card, session };
+      } catch (error) {
+        throw new ModelLoadError(path, error instanceof Error ? error.message : String(error), { cause: error });
+      }
+    });
 
   return {
     async classify(image: Uint8Array, request: ClassifyImageOptions = {}): Promise<AiImageClassification> {

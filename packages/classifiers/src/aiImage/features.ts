@@ -1,5 +1,6 @@
 import * as ort from 'onnxruntime-node';
 import { ModelLoadError } from '../errors.js';
+import { cachedPromise } from '../runtime/promiseCache.js';
 import { BACKBONES, backboneOnnx } from './backbones.js';
 import type { BackboneName, BackboneTap } from './backbones.js';
 import { HANDCRAFTED_FEATURE_NAMES, handcraftedFeatures } from './handcrafted.js';
@@ -91,23 +92,17 @@ export class FeatureExtractor {
   }
 
   private session(name: BackboneName): Promise<ort.InferenceSession> {
-    let session = this.sessions.get(name);
-    if (session === undefined) {
-      session = (async () => {
-        try {
-          return await ort.InferenceSession.create(backboneOnnx(name, FEATURE_BLOCKS[name].taps), {
-            intraOpNumThreads: this.threads,
-            interOpNumThreads: 1,
-            executionMode: 'sequential',
-            graphOptimizationLevel: 'all',
-          });
-        } catch (error) {
-          throw new ModelLoadError(`nsfwjs/${name}`, error instanceof Error ? error.message : String(error), { cause: error });
-        }
-      })();
-      session.catch(() => this.sessions.delete(name));
-      this.sessions.set(name, session);
-    }
-    return session;
+    return cachedPromise(this.sessions, name, async () => {
+      try {
+        return await ort.InferenceSession.create(backboneOnnx(name, FEATURE_BLOCKS[name].taps), {
+          intraOpNumThreads: this.threads,
+          interOpNumThreads: 1,
+          executionMode: 'sequential',
+          graphOptimizationLevel: 'all',
+        });
+      } catch (error) {
+        throw new ModelLoadError(`nsfwjs/${name}`, error instanceof Error ? error.message : String(error), { cause: error });
+      }
+    });
   }
 }

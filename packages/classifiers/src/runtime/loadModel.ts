@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { InvalidInputError, ModelLoadError } from '../errors.js';
 import type { ModelCard } from './modelCard.js';
+import { cachedPromise } from './promiseCache.js';
 import { bundledRegistry } from './modelRegistry.js';
 import type { ModelEntry, ModelRegistry } from './modelRegistry.js';
 
@@ -34,21 +35,19 @@ export interface LoadedModel {
 
 const cache = new Map<string, Promise<LoadedModel>>();
 
-/** Loads (once per id, version and thread count) and returns a registered model. */
-export async function loadModel(id: string, options: LoadModelOptions = {}): Promise<LoadedModel> {
-  const threads = options.threads ?? 1;
+/** Refuses a thread count onnxruntime should not be given: an integer from 1 to 64 (`threads` names the option). */
+export function checkThreads(threads: number): void {
   if (!Number.isInteger(threads) || threads < 1 || threads > 64) {
     throw new InvalidInputError('threads', 'an integer from 1 to 64', threads);
   }
+}
+
+/** Loads (once per id, version and thread count) and returns a registered model. */
+export async function loadModel(id: string, options: LoadModelOptions = {}): Promise<LoadedModel> {
+  const threads = options.threads ?? 1;
+  checkThreads(threads);
   const entry = (options.registry ?? bundledRegistry()).resolve(id, options.version);
-  const key = `${entry.folder}|${threads}`;
-  let loaded = cache.get(key);
-  if (loaded === undefined) {
-    loaded = createModel(entry, threads);
-    loaded.catch(() => cache.delete(key)); // a failed load may be retried
-    cache.set(key, loaded);
-  }
-  return loaded;
+  return cachedPromise(cache, `${entry.folder}|${threads}`, () => createModel(entry, threads));
 }
 
 async function createModel(entry: ModelEntry, threads: number): Promise<LoadedModel> {

@@ -1,10 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-
-/** Root of the shared datasets (CONTENT_ANALYSIS_DATASETS, default ../shared/datasets beside the repository). */
-export const DATASETS =
-  process.env.CONTENT_ANALYSIS_DATASETS ?? resolve(import.meta.dirname, '../../../../../shared/datasets');
+import { join } from 'node:path';
+import { DATASETS_DIR as DATASETS } from '../datasets.mjs';
 
 /** Exits with a clear message when the datasets are absent. */
 export function requireDatasets() {

@@ -54,8 +54,7 @@ async function augmentedViews(bytes, index) {
   const q1 = 65 + ((index * 7919) % 31);
   const q2 = 65 + ((index * 104729 + 13) % 31);
   const factor = 0.6 + ((index * 3571) % 31) / 100;
-  const image = sharp(bytes).rotate();
-  const { width, height } = await image.metadata();
+  const { width, height } = (await sharp(bytes).metadata()).autoOrient;
   const scale = Math.max(factor, 256 / Math.min(width, height));
   const recompressed = await sharp(bytes).rotate().jpeg({ quality: q1 }).toBuffer();
   const reduced = await sharp(bytes)

@@ -1,3 +1,4 @@
+import { classification as classified } from '@content-analysis/classifiers';
 import type { AiImageClassification } from '@content-analysis/classifiers';
 import type { ProvenanceEvidence, ProvenanceKind } from './provenanceEvidence.js';
 
@@ -20,8 +21,6 @@ export interface ProvenanceOutcome {
   overridden: boolean;
 }
 
-const round6 = (x: number): number => Math.round(x * 1e6) / 1e6;
-
 /**
  * The provenance rule of image detection: evidence in the file overrides the pixel classifier upwards, never
  * downwards.
@@ -32,8 +31,9 @@ const round6 = (x: number): number => Math.round(x * 1e6) / 1e6;
  *   max(classifier, 0.9)`.
  * - `none`: the classifier's numbers as they are.
  *
- * When the floor applies, `human_probability = 1 - ai_probability` and `score = round(100 * human_probability)`,
- * so the score stays the one function of the probability that the classifier documents. Nothing lowers the AI
+ * When the floor applies, the numbers are made by the classifier's own `classification` (`human_probability =
+ * 1 - ai_probability`, `score = round(100 * human_probability)`), so the score stays the one function of the
+ * probability that the classifier documents. Nothing lowers the AI
  * probability: valid C2PA credentials that declare no AI source are not proof of a camera (signers are not
  * checked against a trust list), and metadata is easily stripped.
  */
@@ -41,9 +41,8 @@ export function applyProvenance(classification: AiImageClassification, evidence:
   if (evidence.kind === 'none') return { classification, rule: 'none', overridden: false };
   const floor = AI_PROBABILITY_FLOOR[evidence.kind];
   if (classification.ai_probability >= floor) return { classification, rule: evidence.kind, overridden: false };
-  const human = round6(1 - floor);
   return {
-    classification: { version: classification.version, ai_probability: floor, human_probability: human, score: Math.round(100 * human) },
+    classification: classified(classification.version, floor),
     rule: evidence.kind,
     overridden: true,
   };
