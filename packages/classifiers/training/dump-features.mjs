@@ -1,15 +1,17 @@
 // Computes the feature vector of every non-resource row with the package's own TypeScript code (train/inference
 // parity), plus windows of the train and calib rows cut at several lengths, into out/features.jsonl.
-// With AI_TEXT_VERSION=1.1.0 (and models/ai-text/1.1.0/lm.json written by training/lm/train_lm.py) the character
-// language-model features are appended (LM_FEATURE_NAMES) and only train and calib rows are dumped (the test split
-// is read by scripts/ai-text/evaluate.mjs alone), into out/1.1.0/features.jsonl.
-// Usage: [AI_TEXT_VERSION=1.1.0] node packages/classifiers/training/dump-features.mjs   (after build-resources.mjs)
+// Which base features are dumped depends on the version (paths.mjs). With AI_TEXT_VERSION=1.1.0 (and
+// models/ai-text/1.1.0/lm.json written by training/lm/train_lm.py) the character language-model features are appended
+// (LM_FEATURE_NAMES). Versions after 1.0.0 dump only train and calib rows (the test split is read by
+// scripts/ai-text/evaluate.mjs alone), into out/<version>/features.jsonl.
+// Usage: [AI_TEXT_VERSION=1.1.0|1.2.0] node packages/classifiers/training/dump-features.mjs   (after build-resources.mjs)
 import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import {
-  CharLm, FEATURE_NAMES, LM_FEATURE_NAMES, loadFeatureResources, normalizeText, prepareDocument, rangeFeatures,
+  CharLm, DEFLATE_FEATURES, FEATURE_NAMES, featurePlan, LM_FEATURE_NAMES, loadFeatureResources, normalizeText,
+  planFeatures, prepareDocument,
 } from '../dist/index.js';
 import { datasetsRoot, loadRows } from './datasets.mjs';
-import { FEATURES_DIR, FIXED_INPUT, MODEL_DIR } from './paths.mjs';
+import { baseFeatureNames, FEATURES_DIR, FIXED_INPUT, MODEL_DIR, MODEL_VERSION, RESOURCE_DIR } from './paths.mjs';
 
 const WINDOW_CHARS = [150, 300, 600, 1200, 2500];
 const root = datasetsRoot();
@@ -17,23 +19,27 @@ if (root === undefined) {
   console.error('datasets not found: set CONTENT_ANALYSIS_DATASETS (skipping)');
   process.exit(0);
 }
-const resources = await loadFeatureResources(MODEL_DIR);
+const resources = await loadFeatureResources(RESOURCE_DIR);
 const lmCardPath = `${MODEL_DIR}/lm.json`;
 const lm = existsSync(lmCardPath) ? await CharLm.load(MODEL_DIR, JSON.parse(readFileSync(lmCardPath, 'utf8'))) : undefined;
-const names = lm ? [...FEATURE_NAMES, ...LM_FEATURE_NAMES] : [...FEATURE_NAMES];
+const base = baseFeatureNames(FEATURE_NAMES, DEFLATE_FEATURES);
+// The runtime's own mapping from the names a model reads to the package's features (every name is used here).
+const plan = featurePlan(MODEL_DIR, base, base);
+const names = lm ? [...base, ...LM_FEATURE_NAMES] : base;
+const prepare = (text) => prepareDocument(normalizeText(text).text, resources, { compression: plan.compression });
 // Features of a range of sentences: the base features, then (with a language model) its features.
 const featuresOf = (doc, trace, first, lastSentence) => {
-  const base = Array.from(rangeFeatures(doc, first, lastSentence, resources));
+  const base = Array.from(planFeatures(plan, doc, first, lastSentence, resources));
   if (!lm) return base;
   return [...base, ...lm.rangeFeatures(trace, doc.sentences[first].start, doc.sentences[lastSentence].end)];
 };
 mkdirSync(FEATURES_DIR, { recursive: true });
 const out = createWriteStream(`${FEATURES_DIR}/features.jsonl`);
-const rows = loadRows(root).filter((r) => r.split !== 'resource' && (!lm || r.split !== 'test'));
+const rows = loadRows(root).filter((r) => r.split !== 'resource' && (MODEL_VERSION === '1.0.0' || r.split !== 'test'));
 const started = Date.now();
 let written = 0;
 for (const r of rows) {
-  const doc = prepareDocument(normalizeText(r.text).text, resources);
+  const doc = prepare(r.text);
   if (doc.sentences.length === 0) continue;
   const meta = {
     id: r.id, dataset: r.dataset, domain: r.domain, group: r.group, language: r.language, family: r.family,
@@ -58,7 +64,7 @@ for (const r of rows) {
   }
 }
 out.end();
-const fixed = prepareDocument(normalizeText(FIXED_INPUT).text, resources);
+const fixed = prepare(FIXED_INPUT);
 const fixedTrace = lm ? await lm.trace(fixed.canonical) : undefined;
 writeFileSync(`${FEATURES_DIR}/meta.json`, JSON.stringify({
   featureNames: names,

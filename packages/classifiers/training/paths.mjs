@@ -2,16 +2,28 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Version of the AI-text model these scripts build: 1.0.0 (default) or, with AI_TEXT_VERSION=1.1.0, the version
- * with character language-model features (run training/lm/ first, see the package README).
+ * Version of the AI-text model these scripts build (AI_TEXT_VERSION, default 1.0.0):
+ * - 1.0.0: the base features of FEATURE_NAMES up to `repeated_trigrams` (deflate features included);
+ * - 1.1.0: the same plus the character language-model features (run training/lm/ first, see the package README);
+ * - 1.2.0: the base features without `deflate_*` and with `lz_*` (compression profiles, O(1) per sentence window),
+ *   reading 1.0.0's language models and dictionaries.
  */
 export const MODEL_VERSION = process.env.AI_TEXT_VERSION ?? '1.0.0';
-/** Folder of the AI-text model and its resources. */
-export const MODEL_DIR = resolve(dirname(fileURLToPath(import.meta.url)), `../models/ai-text/${MODEL_VERSION}`);
+const here = dirname(fileURLToPath(import.meta.url));
+/** Folder of the AI-text model. */
+export const MODEL_DIR = resolve(here, `../models/ai-text/${MODEL_VERSION}`);
+/** Folder of the n-gram models and dictionaries the version reads (1.2.0 shares 1.0.0's). */
+export const RESOURCE_DIR = MODEL_VERSION === '1.2.0' ? resolve(here, '../models/ai-text/1.0.0') : MODEL_DIR;
 /** Folder of intermediate files (feature dumps); not committed. */
-export const OUT_DIR = resolve(dirname(fileURLToPath(import.meta.url)), 'out');
+export const OUT_DIR = resolve(here, 'out');
 /** Folder of the feature dump of MODEL_VERSION (out/ for 1.0.0, out/<version>/ for later versions). */
 export const FEATURES_DIR = MODEL_VERSION === '1.0.0' ? OUT_DIR : resolve(OUT_DIR, MODEL_VERSION);
+
+/** The base feature names MODEL_VERSION is trained on, from the package's FEATURE_NAMES and DEFLATE_FEATURES. */
+export function baseFeatureNames(featureNames, deflateFeatures) {
+  if (MODEL_VERSION === '1.2.0') return featureNames.filter((n) => !deflateFeatures.includes(n));
+  return featureNames.slice(0, featureNames.indexOf('repeated_trigrams') + 1);
+}
 
 /**
  * Input whose model output the model card records; the package's tests check that the committed model still gives

@@ -2,16 +2,17 @@ import { InvalidInputError, ModelLoadError, UnsupportedLanguageError } from '../
 import { loadModel } from '../runtime/loadModel.js';
 import type { LoadedModel } from '../runtime/loadModel.js';
 import type { ModelRegistry } from '../runtime/modelRegistry.js';
-import { CharLm, LM_FEATURE_NAMES } from './charLm.js';
+import { CharLm } from './charLm.js';
 import type { CharLmCard } from './charLm.js';
 import { detectLanguage } from './detectLanguage.js';
+import { featurePlan, planFeatures } from './featurePlan.js';
+import type { FeaturePlan } from './featurePlan.js';
 import { loadFeatureResources } from './featureResources.js';
 import { humanScore } from './humanScore.js';
 import type { AttackDetected } from './normalizeText.js';
 import { normalizeText } from './normalizeText.js';
 import type { FeatureResources } from './prepareDocument.js';
 import { prepareDocument } from './prepareDocument.js';
-import { rangeFeatures } from './rangeFeatures.js';
 import { fleschReadingEase } from './readability.js';
 
 /** Model id of the AI-text detector in the registry. */
@@ -98,16 +99,20 @@ export interface AiTextDetector {
 /** Loads the model and its resources once; the returned detector can be called any number of times. */
 export async function createAiTextDetector(options: AiTextDetectorOptions = {}): Promise<AiTextDetector> {
   const model = await loadModel(AI_TEXT_MODEL_ID, { ...options, version: options.version ?? DEFAULT_AI_TEXT_VERSION });
-  const resources = await loadFeatureResources(model.entry.folder);
+  const resources = await loadFeatureResources(model.entry.folder, model.card.resources, model.card.resource_sha256);
+  const plan = featurePlan(model.entry.folder, model.card.feature_names, model.card.features_used);
   const buckets = model.card.calibration?.buckets;
   if (buckets === undefined || buckets.length === 0) {
     throw new ModelLoadError(model.entry.folder, 'model card has no calibration');
   }
   const lmCard = (model.card as { lm?: CharLmCard }).lm;
+  if ((lmCard === undefined) !== (plan.lmOffset === -1)) {
+    throw new ModelLoadError(model.entry.folder, 'language-model features and the card\'s lm section go together');
+  }
   const lm = lmCard === undefined ? undefined : await CharLm.load(model.entry.folder, lmCard, options.threads ?? 1);
   return {
     version: model.card.version,
-    detect: (text, detectOptions = {}) => detect(model, resources, lm, text, detectOptions),
+    detect: (text, detectOptions = {}) => detect(model, resources, plan, lm, text, detectOptions),
   };
 }
 
@@ -129,7 +134,8 @@ export async function detectAiText(text: unknown, options: DetectAiTextOptions =
 }
 
 async function detect(
-  model: LoadedModel, resources: FeatureResources, lm: CharLm | undefined, text: unknown, options: DetectAiTextOptions,
+  model: LoadedModel, resources: FeatureResources, plan: FeaturePlan, lm: CharLm | undefined, text: unknown,
+  options: DetectAiTextOptions,
 ): Promise<AiTextResult> {
   if (typeof text !== 'string') throw new InvalidInputError('text', 'a string', text);
   if (text.length < AI_TEXT_MIN_CHARS || text.length > AI_TEXT_MAX_CHARS) {
@@ -143,20 +149,19 @@ async function detect(
   const normalized = normalizeText(text);
   const language = resolveLanguage(options.language ?? 'auto', normalized.text);
 
-  const doc = prepareDocument(normalized.text, resources);
+  const doc = prepareDocument(normalized.text, resources, { compression: plan.compression });
   const n = doc.sentences.length;
   if (n === 0) throw new InvalidInputError('text', 'text with words', text);
   const width = model.card.feature_names.length;
   const windows: Array<[number, number]> = [[0, n - 1]];
   if (wantSentences) for (let i = 0; i < n; i++) windows.push(sentenceWindow(doc.sentences, i));
   const input = new Float32Array(windows.length * width);
-  windows.forEach(([a, b], row) => input.set(rangeFeatures(doc, a, b, resources), row * width));
+  windows.forEach(([a, b], row) => planFeatures(plan, doc, a, b, resources, input, row * width));
   if (lm !== undefined) {
-    // Language-model features follow the base features (model versions >= 1.1.0).
+    // Language-model features follow the base features (model version 1.1.0).
     const trace = await lm.trace(doc.canonical);
-    const offset = width - LM_FEATURE_NAMES.length;
     windows.forEach(([a, b], row) => {
-      input.set(lm.rangeFeatures(trace, doc.sentences[a]!.start, doc.sentences[b]!.end), row * width + offset);
+      input.set(lm.rangeFeatures(trace, doc.sentences[a]!.start, doc.sentences[b]!.end), row * width + plan.lmOffset);
     });
   }
   const raw = await model.run(input, windows.length);

@@ -18,13 +18,23 @@
  * - `function_words`: share of words that are function words.
  * - `comma`, `semicolon_colon`, `dash`, `paren`, `quote`, `question_exclaim`, `digit`: per 100 characters.
  * - `repeated_trigrams`: share of word trigrams already seen earlier in the range (repetition).
+ * - `lz_bpc`, `lz_human`, `lz_machine`: bits per character of an LZ77 parse (`compressionProfile.ts`) against the
+ *   text before it alone, and also against the human / machine reference text; unlike `deflate_*` each character
+ *   gets its share of the bits, so a range reads a difference of prefix sums (context: the whole text before it).
+ * - `lz_diff`: lz_human - lz_machine.
+ *
+ * Models list the names they were trained on in their card (`feature_names`), which may be a prefix of this list.
  */
 export const FEATURE_NAMES = [
   'lm_human', 'lm_human_low', 'lm_ratio', 'lm_machine', 'lm_diff', 'lm_word_cv',
   'deflate_bpc', 'deflate_human', 'deflate_machine', 'deflate_diff',
   'sentence_len_mean', 'sentence_len_cv', 'word_len_mean', 'word_len_sd', 'mattr', 'function_words',
   'comma', 'semicolon_colon', 'dash', 'paren', 'quote', 'question_exclaim', 'digit', 'repeated_trigrams',
+  'lz_bpc', 'lz_human', 'lz_machine', 'lz_diff',
 ] as const;
+
+/** Features that need a deflate call per range (slow for sentence windows); skipped when a model does not use them. */
+export const DEFLATE_FEATURES: readonly FeatureName[] = ['deflate_bpc', 'deflate_human', 'deflate_machine', 'deflate_diff'];
 
 /** Name of one feature. */
 export type FeatureName = (typeof FEATURE_NAMES)[number];

@@ -25,6 +25,12 @@ export interface ModelCard {
   data: Record<string, unknown>;
   metrics: Record<string, unknown>;
   calibration?: { human_quantile: number; buckets: CalibrationBucket[]; score: string };
+  /**
+   * Resource files of the AI-text features by role (human_lm, machine_lm, human_dictionary, machine_dictionary), as
+   * paths relative to the model folder, and optionally their SHA-256 (hex), checked when they are read.
+   */
+  resources?: Record<string, string>;
+  resource_sha256?: Record<string, string>;
   /** A fixed input and the output the committed model gives for it. */
   fixed_input?: { text: string; ai_logit: number };
 }

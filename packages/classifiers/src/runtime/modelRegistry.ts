@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ModelLoadError, UnknownModelError } from '../errors.js';
@@ -58,10 +58,12 @@ let bundled: ModelRegistry | undefined;
 export function bundledRegistry(): ModelRegistry {
   if (bundled === undefined) {
     const registry = new ModelRegistry();
-    registry.register(join(BUNDLED_MODELS_DIR, 'ai-text', '1.0.0'));
-    // 1.1.0 (with the character language model) is registered once its card exists (training writes it last).
-    const next = join(BUNDLED_MODELS_DIR, 'ai-text', '1.1.0');
-    if (existsSync(join(next, 'card.json'))) registry.register(next);
+    // Every AI-text version whose card exists (training writes the card last, so a half-trained folder is skipped).
+    const root = join(BUNDLED_MODELS_DIR, 'ai-text');
+    for (const version of readdirSync(root)) {
+      const folder = join(root, version);
+      if (existsSync(join(folder, 'card.json'))) registry.register(folder);
+    }
     bundled = registry;
   }
   return bundled;
