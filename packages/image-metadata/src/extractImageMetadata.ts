@@ -68,12 +68,26 @@ export interface ImageMetadataResult {
 
 const DEFAULTS = { maxBytes: 4 * 1024 * 1024, minDimension: 256, maxPixels: 50_000_000 } as const;
 
+/** What {@link checkImageInput} found: the image's format and size. */
+export interface CheckedImageInput {
+  mime_type: string;
+  format: string;
+  width: number;
+  height: number;
+}
+
 /**
- * Reads the metadata, EXIF/XMP/IPTC fields, C2PA manifest store and AI generation signals of a JPEG, PNG or WEBP
- * image. Bad input throws {@link ImageInputError} (code BAD_REQUEST); a part that fails on a readable image is
- * listed in `errors` and the rest comes back.
+ * The input checks of {@link extractImageMetadata} alone (size in bytes, format, container integrity, pixel limit
+ * from the header, minimum dimension), with the same errors, reading only the header: a caller can reject bad input
+ * before starting other work on the image and then run that work beside the metadata extraction.
  */
-export async function extractImageMetadata(input: ImageInput, options: ExtractImageMetadataOptions = {}): Promise<ImageMetadataResult> {
+export async function checkImageInput(input: ImageInput, options: ExtractImageMetadataOptions = {}): Promise<CheckedImageInput> {
+  const { type, meta } = await checkedImage(input, options);
+  return { mime_type: type.mimeType, format: type.format, width: meta.width ?? 0, height: meta.height ?? 0 };
+}
+
+// The checks, with what extractImageMetadata goes on to read: the bytes, the sniffed type and sharp's header metadata.
+async function checkedImage(input: ImageInput, options: ExtractImageMetadataOptions) {
   const maxBytes = checkPositive('maxBytes', options.maxBytes ?? DEFAULTS.maxBytes);
   const minDimension = checkPositive('minDimension', options.minDimension ?? DEFAULTS.minDimension, true);
   const maxPixels = checkPositive('maxPixels', options.maxPixels ?? DEFAULTS.maxPixels);
@@ -104,6 +118,16 @@ export async function extractImageMetadata(input: ImageInput, options: ExtractIm
   if (width < minDimension || height < minDimension) {
     throw new ImageInputError('TOO_SMALL', `The image is ${width}x${height} pixels; the minimum is ${minDimension}x${minDimension}.`);
   }
+  return { bytes, type, meta, maxPixels };
+}
+
+/**
+ * Reads the metadata, EXIF/XMP/IPTC fields, C2PA manifest store and AI generation signals of a JPEG, PNG or WEBP
+ * image. Bad input throws {@link ImageInputError} (code BAD_REQUEST); a part that fails on a readable image is
+ * listed in `errors` and the rest comes back.
+ */
+export async function extractImageMetadata(input: ImageInput, options: ExtractImageMetadataOptions = {}): Promise<ImageMetadataResult> {
+  const { bytes, type, meta, maxPixels } = await checkedImage(input, options);
 
   const errors: PartError[] = [];
   const attempt = async <T>(part: PartError['part'], fallback: T, run: () => T | Promise<T>): Promise<T> => {

@@ -1,5 +1,5 @@
-export { extractImageMetadata } from './extractImageMetadata.js';
-export type { ExtractImageMetadataOptions, ImageMetadataResult, PartError } from './extractImageMetadata.js';
+export { checkImageInput, extractImageMetadata } from './extractImageMetadata.js';
+export type { CheckedImageInput, ExtractImageMetadataOptions, ImageMetadataResult, PartError } from './extractImageMetadata.js';
 export { ImageInputError, ImageMetadataOptionError } from './errors.js';
 export type { ImageInputErrorReason } from './errors.js';
 export { toImageBytes } from './input/toImageBytes.js';
@@ -24,6 +24,7 @@ export type { DecodeInvisibleWatermarkOptions, InvisibleWatermarkResult, Waterma
 export { chromaPlane, CHROMA_CONVENTIONS } from './watermark/chromaPlane.js';
 export type { ChromaConvention } from './watermark/chromaPlane.js';
 export { dwtDctBlockBits, foldVotes } from './watermark/dwtDctBlockBits.js';
+export { conventionVotes } from './watermark/conventionVotes.js';
 export { WATERMARK_PAYLOADS } from './watermark/payloads.js';
 export type { WatermarkPayload } from './watermark/payloads.js';
 export type { AiSignal, AiSignalSource, SignalStrength } from './signals/aiSignals.js';

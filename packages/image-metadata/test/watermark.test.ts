@@ -2,7 +2,10 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { binomialTail, chromaPlane, decodeInvisibleWatermark, dwtDctBlockBits, extractImageMetadata, foldVotes, WATERMARK_PAYLOADS } from '../src/index.js';
+import {
+  binomialTail, chromaPlane, conventionVotes, decodeInvisibleWatermark, dwtDctBlockBits, extractImageMetadata, foldVotes,
+  WATERMARK_PAYLOADS,
+} from '../src/index.js';
 import { imageDataset } from './datasets.js';
 
 type Convention = 'uint8_bgr' | 'uint8_rgb_as_bgr' | 'float32_bgr' | 'float32_rgb_as_bgr';
@@ -27,6 +30,21 @@ describe('dwtDct kernels', () => {
 
   it('builds the published payload lengths (FLUX loses two leading zeros to bin())', () => {
     expect(WATERMARK_PAYLOADS.map((p) => [p.id, p.bits.length])).toEqual([['sd1', 136], ['sd2', 32], ['sdxl', 48], ['flux', 46]]);
+  });
+
+  it('votes in one pass under every convention exactly as chromaPlane + dwtDctBlockBits', () => {
+    // Random pixels (RGB and RGBA, sides not multiples of 4 or 8) exercise rounding, saturation and cropping.
+    let seed = 7;
+    const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 24);
+    for (const [width, height, channels] of [[203, 150, 3], [64, 77, 4], [8, 8, 3]] as const) {
+      const pixels = Uint8Array.from({ length: width * height * channels }, rand);
+      const fused = conventionVotes(pixels, width, height, channels, 36);
+      for (const convention of ['uint8_bgr', 'uint8_rgb_as_bgr', 'float32_bgr', 'float32_rgb_as_bgr'] as const) {
+        const twoStep = dwtDctBlockBits(chromaPlane(pixels, width, height, channels, convention), 36);
+        expect(twoStep.length).toBeGreaterThan(0);
+        expect(Array.from(fused[convention])).toEqual(Array.from(twoStep));
+      }
+    }
   });
 
   it('computes exact binomial tails', () => {

@@ -1,7 +1,7 @@
 import type { AiImageClassifier } from '@content-analysis/classifiers';
 import { analyzeImage } from '@content-analysis/forensics';
 import type { ForensicsPool, KernelId, KernelOutcome } from '@content-analysis/forensics';
-import { extractImageMetadata } from '@content-analysis/image-metadata';
+import { checkImageInput, extractImageMetadata } from '@content-analysis/image-metadata';
 import type { ImageMetadataResult } from '@content-analysis/image-metadata';
 import { ApiError } from '../errors.js';
 import { defaultImageClassifier } from '../image/defaultImageClassifier.js';
@@ -84,9 +84,13 @@ export async function analyzeImageAuthenticity(
   let kernels: KernelOutcome[];
   let classification: ClassificationOutcome;
   try {
-    metadata = await extractImageMetadata(bytes, { maxBytes: options.maxBytes ?? 25 * 1024 * 1024 });
-    // The classifier runs beside the kernels; its failure is an outcome, never a rejection.
-    [{ kernels }, classification] = await Promise.all([
+    const metadataOptions = { maxBytes: options.maxBytes ?? 25 * 1024 * 1024 };
+    // Bad input is refused from the header before any decoding. Then the metadata tool (whose watermark decoder
+    // reads every pixel on this thread), the classifier and the kernels (pool threads) run side by side; the
+    // classifier's failure is an outcome, never a rejection.
+    await checkImageInput(bytes, metadataOptions);
+    [metadata, { kernels }, classification] = await Promise.all([
+      extractImageMetadata(bytes, metadataOptions),
       analyzeImage(bytes, { kernels: ADVANCED_KERNELS, elaQuality, ...(options.pool ? { pool: options.pool } : {}) }),
       classifyOutcome(injected ? () => injected : defaultImageClassifier, bytes),
     ]);

@@ -1,5 +1,5 @@
 import type { AiImageClassifier, AiImageVersion } from '@content-analysis/classifiers';
-import { extractImageMetadata } from '@content-analysis/image-metadata';
+import { checkImageInput, extractImageMetadata } from '@content-analysis/image-metadata';
 import type { ImageMetadataResult } from '@content-analysis/image-metadata';
 import { ApiError } from '../errors.js';
 import { applyProvenance } from '../provenance/applyProvenance.js';
@@ -42,8 +42,14 @@ export function imageFieldError(error: unknown, field: string): unknown {
  */
 export async function detectAiImage(bytes: Uint8Array, options: DetectAiImageOptions): Promise<ImageDetectionAnalysis> {
   try {
-    const metadata = await extractImageMetadata(bytes, { maxBytes: MAX_IMAGE_BYTES });
-    const { classification } = applyProvenance(await options.classifier.classify(bytes, { version: options.version }), provenanceEvidence(metadata));
+    // Bad input is refused from the header before any decoding; then the metadata (whose watermark decoder reads
+    // every pixel on this thread) and the classifier (sharp and onnxruntime threads) run side by side.
+    await checkImageInput(bytes, { maxBytes: MAX_IMAGE_BYTES });
+    const [metadata, raw] = await Promise.all([
+      extractImageMetadata(bytes, { maxBytes: MAX_IMAGE_BYTES }),
+      options.classifier.classify(bytes, { version: options.version }),
+    ]);
+    const { classification } = applyProvenance(raw, provenanceEvidence(metadata));
     return {
       score: classification.score,
       human_probability: classification.human_probability,

@@ -1,5 +1,6 @@
-import { CHROMA_CONVENTIONS, chromaPlane, type ChromaConvention } from './chromaPlane.js';
-import { dwtDctBlockBits, foldVotes } from './dwtDctBlockBits.js';
+import { CHROMA_CONVENTIONS, type ChromaConvention } from './chromaPlane.js';
+import { conventionVotes } from './conventionVotes.js';
+import { foldVotes } from './dwtDctBlockBits.js';
 import { WATERMARK_PAYLOADS, type WatermarkPayload } from './payloads.js';
 
 /** Options of {@link decodeInvisibleWatermark}. */
@@ -51,9 +52,10 @@ export function decodeInvisibleWatermark(
   if (!(threshold > 0 && threshold < 1)) throw new RangeError(`Expected a probability in (0, 1) for maxChanceProbability but received ${threshold}`);
   if (!(scale > 0)) throw new RangeError(`Expected a positive number for scale but received ${scale}`);
   const best = new Map<WatermarkPayload['id'], WatermarkMatch>();
+  // The votes of chromaPlane + dwtDctBlockBits under every convention, from one pass over the pixels.
+  const allVotes = conventionVotes(pixels, width, height, channels, scale);
   for (const convention of CHROMA_CONVENTIONS) {
-    const plane = chromaPlane(pixels, width, height, channels, convention);
-    const votes = dwtDctBlockBits(plane, scale);
+    const votes = allVotes[convention];
     if (votes.length === 0) continue;
     for (const payload of WATERMARK_PAYLOADS) {
       const bits = foldVotes(votes, payload.bits.length);

@@ -1,0 +1,66 @@
+// Whole advanced image detection (/v2/advanced-image-detection's analysis: metadata tool with the watermark decoder,
+// AI-image classifier and the six forensic kernels in a 2-thread pool) at 1, 4 and 12 MP, all in one run:
+// - the engine's composition (analyzeImageAuthenticity: header checks, then the three parts side by side);
+// - the previous composition (metadata first, then classifier and kernels side by side), as a baseline;
+// - each part alone, and sharp's full decode of the same JPEG (the floor any pixel analysis pays).
+// Inputs: a camera photo of the shared datasets resized to each size (JPEG q92), else a synthetic photo-like JPEG.
+// Run: npm run build && node benchmarks/advanced-image-detection/bench.mjs [megapixels, e.g. 1,4,12]
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Bench } from 'tinybench';
+import { ADVANCED_KERNELS, analyzeImageAuthenticity } from '../../packages/engine/dist/index.js';
+import { createAiImageClassifier } from '../../packages/classifiers/dist/index.js';
+import { analyzeImage, ForensicsPool } from '../../packages/forensics/dist/index.js';
+import { extractImageMetadata } from '../../packages/image-metadata/dist/index.js';
+import { testJpeg } from '../forensics/testImage.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const sharp = createRequire(join(root, 'packages/forensics/package.json'))('sharp');
+const photo = join(resolve(root, process.env.CONTENT_ANALYSIS_DATASETS ?? '../shared/datasets'), 'images/exif-samples/jpg/Canon_40D.jpg');
+const sizes = (process.argv[2] ?? '1,4,12').split(',').map(Number);
+
+async function mean(fn, { time = 4000, iterations = 5 } = {}) {
+  const bench = new Bench({ time, iterations, warmupIterations: 1 });
+  bench.add('task', fn);
+  await bench.run();
+  const result = bench.tasks[0].result;
+  if (result.state !== 'completed') throw new Error(`${result.state} ${result.error ?? ''}`);
+  return result.latency.mean;
+}
+
+async function inputOf(mp) {
+  if (!existsSync(photo)) return testJpeg(sharp, Math.round(Math.sqrt(mp * 1e6 * 4 / 3)), Math.round(Math.sqrt(mp * 1e6 * 3 / 4)));
+  const { width, height } = await sharp(photo).metadata();
+  const scale = Math.sqrt((mp * 1e6) / (width * height));
+  return sharp(readFileSync(photo)).resize(Math.round(width * scale), Math.round(height * scale), { kernel: 'lanczos3' }).jpeg({ quality: 92 }).toBuffer();
+}
+
+console.log(`input: ${existsSync(photo) ? 'Canon_40D.jpg resized' : 'synthetic photo-like JPEG (datasets not found)'}; load at start ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+const pool = new ForensicsPool({ threads: 2 });
+const classifier = createAiImageClassifier({ threads: 2 });
+const metadataOptions = { maxBytes: 25 * 1024 * 1024 };
+const rows = [];
+for (const mp of sizes) {
+  const bytes = await inputOf(mp);
+  await analyzeImageAuthenticity(bytes, { pool, classifier }); // sessions and worker code warmed
+  const whole = await mean(() => analyzeImageAuthenticity(bytes, { pool, classifier }));
+  const previous = await mean(async () => {
+    await extractImageMetadata(bytes, metadataOptions);
+    await Promise.all([analyzeImage(bytes, { kernels: ADVANCED_KERNELS, pool }), classifier.classify(bytes)]);
+  });
+  const metadata = await mean(() => extractImageMetadata(bytes, metadataOptions));
+  const classify = await mean(() => classifier.classify(bytes));
+  const kernels = await mean(() => analyzeImage(bytes, { kernels: ADVANCED_KERNELS, pool }));
+  const decode = await mean(() => sharp(bytes).raw().toBuffer());
+  rows.push({
+    MP: mp, 'whole ms': whole.toFixed(0), 'previous order ms': previous.toFixed(0), 'previous / whole': (previous / whole).toFixed(2),
+    'metadata+watermark ms': metadata.toFixed(0), 'classifier ms': classify.toFixed(0), 'kernels in pool ms': kernels.toFixed(0),
+    'sharp decode ms': decode.toFixed(1), 'whole / decode': (whole / decode).toFixed(1),
+  });
+}
+console.table(rows);
+console.log(`load at end ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+await pool.close();
