@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectAiText, HUMAN_SCORE_THRESHOLD } from '../src/index.js';
+import { detectAiText, detectLanguage, HUMAN_SCORE_THRESHOLD } from '../src/index.js';
 import { longText, PROSE } from './helpers.js';
 
 // Robustness is measured on the model's raw-scale human score; "barely moves" = within 3 points of 100.
@@ -74,6 +74,16 @@ describe('detectAiText', () => {
 
   it('refuses text that is not English when the language is auto', async () => {
     const german = 'Der Bericht wurde am Dienstag veröffentlicht und sorgte sofort für Diskussionen. '.repeat(5);
-    await expect(detectAiText(german)).rejects.toMatchObject({ code: 'UNSUPPORTED_LANGUAGE' });
+    await expect(detectAiText(german)).rejects.toMatchObject({ code: 'UNSUPPORTED_LANGUAGE', language: 'de' });
+  });
+
+  it('identifies the language with franc among the API\'s languages, as a 2-letter code', () => {
+    expect(detectLanguage(PROSE)).toBe('en');
+    expect(detectLanguage(PROSE.toUpperCase())).toBe('en');
+    expect(detectLanguage('Der Bericht wurde am Dienstag veröffentlicht und sorgte sofort für Diskussionen im Landtag.')).toBe('de');
+    expect(detectLanguage('Le rapport a été publié mardi et a immédiatement suscité des débats au sein du conseil municipal.')).toBe('fr');
+    expect(detectLanguage('Доклад был опубликован во вторник и сразу вызвал споры в городском совете.')).toBe('ru');
+    expect(detectLanguage('报告于星期二发表，立即在市议会引起了争论。')).toBe('zh');
+    expect(detectLanguage('12345 67890 !!!')).toBe('und');
   });
 });

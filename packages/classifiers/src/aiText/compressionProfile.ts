@@ -13,7 +13,10 @@
 const WINDOW = 32_768;
 const MIN_MATCH = 3;
 const MAX_MATCH = 258;
-/** Candidates examined per position (zlib level 6: 128; 16 costs 0.04 bits/char more on English, 30% less time) and the length at which the search stops. */
+/**
+ * Candidates examined per position (zlib level 6: 128; 16 costs 0.04 bits/char more on English prose and 30% less
+ * time) and the match length at which the search stops.
+ */
 const MAX_CHAIN = 16;
 const NICE_MATCH = 128;
 /** A match at least this long is taken without looking one position ahead (zlib level 6: max_lazy 16). */
