@@ -16,6 +16,14 @@ import {
 import { decodeInvisibleWatermark, type InvisibleWatermarkResult } from './watermark/decodeInvisibleWatermark.js';
 import { parseXmp, type XmpProperties } from './xmp/parseXmp.js';
 
+/** Interleaved 8-bit pixels of a decoded image. */
+export interface DecodedPixels {
+  data: Uint8Array;
+  width: number;
+  height: number;
+  channels: number;
+}
+
 /** Options of {@link extractImageMetadata}. */
 export interface ExtractImageMetadataOptions {
   /**
@@ -38,6 +46,14 @@ export interface ExtractImageMetadataOptions {
    * @default true
    */
   decodeWatermark?: boolean;
+  /**
+   * The image's pixels, when the caller has decoded them already, for the watermark decoder to read instead of
+   * decoding the image again: 8-bit sRGB without alpha, EXIF orientation applied (what sharp's
+   * `autoOrient().removeAlpha().toColourspace('srgb').raw()` gives). Pixels of another size or depth are ignored.
+   * A rejected promise is reported as a watermark part error.
+   * @default undefined: decode
+   */
+  pixels?: DecodedPixels | Promise<DecodedPixels>;
   /**
    * Check C2PA signers against the trust list (off: test credentials would all read untrusted).
    * @default false
@@ -74,6 +90,8 @@ export interface CheckedImageInput {
   format: string;
   width: number;
   height: number;
+  /** EXIF orientation (1 when absent): pixels decoded without applying it match the oriented image only at 1. */
+  orientation: number;
 }
 
 /**
@@ -83,7 +101,7 @@ export interface CheckedImageInput {
  */
 export async function checkImageInput(input: ImageInput, options: ExtractImageMetadataOptions = {}): Promise<CheckedImageInput> {
   const { type, meta } = await checkedImage(input, options);
-  return { mime_type: type.mimeType, format: type.format, width: meta.width ?? 0, height: meta.height ?? 0 };
+  return { mime_type: type.mimeType, format: type.format, width: meta.width ?? 0, height: meta.height ?? 0, orientation: meta.orientation ?? 1 };
 }
 
 // The checks, with what extractImageMetadata goes on to read: the bytes, the sniffed type and sharp's header metadata.
@@ -150,7 +168,7 @@ export async function extractImageMetadata(input: ImageInput, options: ExtractIm
   );
   const watermark = options.decodeWatermark === false
     ? undefined
-    : await attempt<InvisibleWatermarkResult | undefined>('watermark', undefined, () => decodeFromImage(bytes, maxPixels));
+    : await attempt<InvisibleWatermarkResult | undefined>('watermark', undefined, () => decodeFromImage(bytes, maxPixels, meta, options.pixels));
 
   const signals: AiSignal[] = [
     ...c2paSignals(c2pa),
@@ -174,7 +192,16 @@ export async function extractImageMetadata(input: ImageInput, options: ExtractIm
   return result;
 }
 
-async function decodeFromImage(bytes: Uint8Array, maxPixels: number): Promise<InvisibleWatermarkResult> {
+async function decodeFromImage(
+  bytes: Uint8Array, maxPixels: number, meta: Metadata, given: DecodedPixels | Promise<DecodedPixels> | undefined,
+): Promise<InvisibleWatermarkResult> {
+  if (given !== undefined) {
+    const pixels = await given;
+    const oriented = (meta.orientation ?? 1) >= 5 ? [meta.height, meta.width] : [meta.width, meta.height];
+    const usable = pixels.data instanceof Uint8Array && pixels.width === oriented[0] && pixels.height === oriented[1] &&
+      pixels.channels === 3 && pixels.data.length === pixels.width * pixels.height * 3;
+    if (usable) return decodeInvisibleWatermark(pixels.data, pixels.width, pixels.height, pixels.channels);
+  }
   // cv2.imread applies the EXIF orientation and drops alpha; do the same before reading the chroma plane.
   const { data, info } = await sharp(bytes, { limitInputPixels: maxPixels })
     .autoOrient()

@@ -1,5 +1,5 @@
 export { checkImageInput, extractImageMetadata } from './extractImageMetadata.js';
-export type { CheckedImageInput, ExtractImageMetadataOptions, ImageMetadataResult, PartError } from './extractImageMetadata.js';
+export type { CheckedImageInput, DecodedPixels, ExtractImageMetadataOptions, ImageMetadataResult, PartError } from './extractImageMetadata.js';
 export { ImageInputError, ImageMetadataOptionError } from './errors.js';
 export type { ImageInputErrorReason } from './errors.js';
 export { toImageBytes } from './input/toImageBytes.js';

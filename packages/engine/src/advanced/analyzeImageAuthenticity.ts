@@ -1,8 +1,8 @@
 import type { AiImageClassifier } from '@content-analysis/classifiers';
-import { analyzeImage } from '@content-analysis/forensics';
-import type { ForensicsPool, KernelId, KernelOutcome } from '@content-analysis/forensics';
+import { analyzeImage, decodeImage } from '@content-analysis/forensics';
+import type { ForensicsPool, KernelId, KernelOutcome, PixelBuffer } from '@content-analysis/forensics';
 import { checkImageInput, extractImageMetadata } from '@content-analysis/image-metadata';
-import type { ImageMetadataResult } from '@content-analysis/image-metadata';
+import type { DecodedPixels, ImageMetadataResult } from '@content-analysis/image-metadata';
 import { ApiError } from '../errors.js';
 import { defaultImageClassifier } from '../image/defaultImageClassifier.js';
 import { classifyImageReport, classifyOutcome } from './classifyImageTool.js';
@@ -37,6 +37,10 @@ export interface AuthenticityReport {
   conclusion: string;
   analysis: string;
   tools_used_analysis: ToolReport[];
+}
+
+function asDecodedPixels({ data, width, height, channels }: PixelBuffer): DecodedPixels {
+  return { data: data as Uint8Array, width, height, channels };
 }
 
 function isCallerImageError(error: unknown): boolean {
@@ -88,10 +92,15 @@ export async function analyzeImageAuthenticity(
     // Bad input is refused from the header before any decoding. Then the metadata tool (whose watermark decoder
     // reads every pixel on this thread), the classifier and the kernels (pool threads) run side by side; the
     // classifier's failure is an outcome, never a rejection.
-    await checkImageInput(bytes, metadataOptions);
+    const checked = await checkImageInput(bytes, metadataOptions);
+    // One full decode serves the kernels and the watermark decoder, which wants the EXIF-oriented pixels: the
+    // kernels' stored grid is that only at orientation 1; otherwise the metadata tool decodes its own.
+    const pixels = decodeImage(bytes);
+    pixels.catch(() => undefined);
     [metadata, { kernels }, classification] = await Promise.all([
-      extractImageMetadata(bytes, metadataOptions),
-      analyzeImage(bytes, { kernels: ADVANCED_KERNELS, elaQuality, ...(options.pool ? { pool: options.pool } : {}) }),
+      // decodeImage gives 8-bit pixels; the metadata tool checks their size and type before reading them.
+      extractImageMetadata(bytes, { ...metadataOptions, ...(checked.orientation === 1 ? { pixels: pixels.then(asDecodedPixels) } : {}) }),
+      pixels.then((image) => analyzeImage(image, { kernels: ADVANCED_KERNELS, elaQuality, ...(options.pool ? { pool: options.pool } : {}) })),
       classifyOutcome(injected ? () => injected : defaultImageClassifier, bytes),
     ]);
   } catch (error) {
