@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Bench } from 'tinybench';
+import { meanLatency } from '../lib/meanLatency.mjs';
 import { ADVANCED_KERNELS, analyzeImageAuthenticity } from '../../packages/engine/dist/index.js';
 import { createAiImageClassifier } from '../../packages/classifiers/dist/index.js';
 import { analyzeImage, ForensicsPool } from '../../packages/forensics/dist/index.js';
@@ -22,14 +22,7 @@ const sharp = createRequire(join(root, 'packages/forensics/package.json'))('shar
 const photo = join(resolve(root, process.env.CONTENT_ANALYSIS_DATASETS ?? '../shared/datasets'), 'images/exif-samples/jpg/Canon_40D.jpg');
 const sizes = (process.argv[2] ?? '1,4,12').split(',').map(Number);
 
-async function mean(fn, { time = 4000, iterations = 5 } = {}) {
-  const bench = new Bench({ time, iterations, warmupIterations: 1 });
-  bench.add('task', fn);
-  await bench.run();
-  const result = bench.tasks[0].result;
-  if (result.state !== 'completed') throw new Error(`${result.state} ${result.error ?? ''}`);
-  return result.latency.mean;
-}
+const mean = (fn) => meanLatency(fn, { time: 4000, iterations: 5, warmupIterations: 1 });
 
 async function inputOf(mp) {
   if (!existsSync(photo)) return testJpeg(sharp, Math.round(Math.sqrt(mp * 1e6 * 4 / 3)), Math.round(Math.sqrt(mp * 1e6 * 3 / 4)));

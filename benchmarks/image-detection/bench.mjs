@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Bench } from 'tinybench';
+import { meanLatency } from '../lib/meanLatency.mjs';
 import { AI_IMAGE_VERSIONS, createAiImageClassifier, readTfjsModel } from '../../packages/classifiers/dist/index.js';
 import { detectAiImage } from '../../packages/engine/dist/index.js';
 import { extractImageMetadata } from '../../packages/image-metadata/dist/index.js';
@@ -26,14 +26,7 @@ if (!existsSync(photo)) {
   process.exit(0);
 }
 
-async function mean(fn, { time = 3000, iterations = 8 } = {}) {
-  const bench = new Bench({ time, iterations, warmupIterations: 2 });
-  bench.add('task', fn);
-  await bench.run();
-  const result = bench.tasks[0].result;
-  if (result.state !== 'completed') throw new Error(`${result.state} ${result.error ?? ''}`);
-  return result.latency.mean;
-}
+const mean = (fn, options) => meanLatency(fn, options);
 
 const source = readFileSync(photo);
 const inputs = [];
