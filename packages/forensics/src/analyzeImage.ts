@@ -88,7 +88,13 @@ export async function analyzeImage(input: Uint8Array | PixelBuffer, options: Ana
   } else {
     for (const i of order) outcomes[i] = await run(ids[i]!);
   }
-  await pending;
+  const recompressed = await pending;
+  // The images made here (decoded bytes, the round trip) go to no other task: the pool may reuse their shared memory.
+  if (options.pool) {
+    await luma?.catch(() => undefined);
+    if (input instanceof Uint8Array) await options.pool.releaseImage(image);
+    if (recompressed) await options.pool.releaseImage(recompressed);
+  }
   return { width: image.width, height: image.height, kernels: outcomes };
 }
 

@@ -1,19 +1,17 @@
-import { bayerBlockSums, bayerErrorsFromSums } from './internal/bayerErrors.js';
-import { cfaBlockFeatures } from './internal/cfaBlockFeatures.js';
+import { BAYER_PATTERNS, bayerBandErrors, withBestLayout } from './internal/bayerErrors.js';
 import { cfaReinterpolation, cfaReinterpolationDefaults, cfaReinterpolationFromErrors, cfaReinterpolationOptions } from './kernels/cfaReinterpolation.js';
 import type { CfaReinterpolationOptions } from './kernels/cfaReinterpolation.js';
-import { cfaVarianceFromFeatures, cfaVarianceMap, cfaVarianceMapDefaults, planCfaVariance } from './kernels/cfaVarianceMap.js';
-import type { CfaVariancePlan } from './kernels/cfaVarianceMap.js';
-import { edgeAnomalyFromBands, edgeAnomalyFromLuma, edgeAnomalyMapDefaults, edgeAnomalyOptions, edgeBlockFeatures } from './kernels/edgeAnomalyMap.js';
+import { cfaVarianceBand, cfaVarianceFromBands, cfaVarianceMap, cfaVarianceMapDefaults, planCfaVarianceBands } from './kernels/cfaVarianceMap.js';
+import type { CfaVarianceBand, CfaVarianceBandPlan } from './kernels/cfaVarianceMap.js';
+import { edgeAnomalyFromBands, edgeAnomalyFromLuma, edgeAnomalyMapDefaults, edgeAnomalyOptions, edgeBlockBand } from './kernels/edgeAnomalyMap.js';
 import type { EdgeAnomalyMapOptions, EdgeBlockFeatures } from './kernels/edgeAnomalyMap.js';
-import { errorLevelAnalysis, errorLevelAnalysisDefaults, errorLevelBand, errorLevelFromBands, errorLevelOptions } from './kernels/errorLevelAnalysis.js';
+import { errorLevelAnalysis, errorLevelAnalysisDefaults, errorLevelBand, errorLevelFromBands, errorLevelOptions, errorLevelsExact } from './kernels/errorLevelAnalysis.js';
 import type { ErrorLevelAnalysisOptions, ErrorLevelBand } from './kernels/errorLevelAnalysis.js';
 import { medianResidualBand, medianResidualFromBands, medianResidualFromLuma, medianResidualMapDefaults, medianResidualOptions } from './kernels/medianResidualMap.js';
 import type { MedianResidualBand, MedianResidualMapOptions } from './kernels/medianResidualMap.js';
 import { spectralPeaksDefaults, spectralPeaksFromLuma } from './kernels/spectralPeaks.js';
 import { waveletBlocks, waveletNoiseBand, waveletNoiseFromBands, waveletNoiseFromLuma, waveletNoiseMapDefaults, waveletNoiseOptions } from './kernels/waveletNoiseMap.js';
 import type { WaveletNoiseMapOptions } from './kernels/waveletNoiseMap.js';
-import { studioLuma } from './internal/luma.js';
 import type { LumaPlanes } from './internal/luma.js';
 import { UnknownKernelError } from './errors.js';
 import type { KernelResult, PixelBuffer } from './types.js';
@@ -79,18 +77,28 @@ function concat<T extends Float32Array | Float64Array>(parts: T[], make: (n: num
   return out;
 }
 
+// The lattice choice runs in the bands (each measures the sampled rows of its own rows) and the merge.
 const cfaVarianceBands: KernelBands = {
   plan(input, options, bands) {
-    const plan = planCfaVariance(input.image, options);
+    const plan = planCfaVarianceBands(input.image, options);
     if (input.image.width * input.image.height < BAND_MIN_PIXELS || bands < 2) return undefined;
     return { shared: plan, rows: splitRows(Math.floor(input.image.height / plan.options.blockSize), bands) };
   },
   runBand(input, shared, [start, end]) {
-    const plan = shared as CfaVariancePlan;
-    return { feature: cfaBlockFeatures(input.image, plan.options.blockSize, plan.lattice, plan.options.windowSigma, start, end) };
+    const { feature, layout } = cfaVarianceBand(input.image, shared as CfaVarianceBandPlan, start, end);
+    const part: BandPart = { feature };
+    if (layout) {
+      part.layoutStds = layout.stds;
+      layout.errors.forEach((e, k) => { part[`layoutErrors${k}`] = e; });
+    }
+    return part;
   },
   merge(input, shared, parts) {
-    return cfaVarianceFromFeatures(concat(parts.map((p) => p.feature as Float32Array), (n) => new Float32Array(n)), input.image, shared as CfaVariancePlan);
+    const bandParts: CfaVarianceBand[] = parts.map((p) => ({
+      feature: p.feature as Float32Array,
+      ...(p.layoutStds ? { layout: { stds: p.layoutStds as Float64Array, errors: [0, 1, 2, 3].map((k) => p[`layoutErrors${k}`] as Float64Array) } } : {}),
+    }));
+    return cfaVarianceFromBands(input.image, shared as CfaVarianceBandPlan, bandParts);
   },
 };
 
@@ -101,47 +109,80 @@ const cfaReinterpolationBands: KernelBands = {
     return { shared: o, rows: splitRows(Math.ceil(input.image.height / o.blockSize), bands) };
   },
   runBand(input, shared, [start, end]) {
-    const { sums, moments, count } = bayerBlockSums(input.image, (shared as Required<CfaReinterpolationOptions>).blockSize, start, end);
-    return { sums, moments, count };
+    const { errors, stds } = bayerBandErrors(input.image, (shared as Required<CfaReinterpolationOptions>).blockSize, start, end);
+    return { stds, ...Object.fromEntries(errors.map((e, k) => [`errors${k}`, e])) };
   },
   merge(input, shared, parts) {
     const o = shared as Required<CfaReinterpolationOptions>;
     const f64 = (key: string) => concat(parts.map((p) => p[key] as Float64Array), (n) => new Float64Array(n));
-    const sums = { sums: f64('sums'), moments: f64('moments'), count: f64('count') };
-    return cfaReinterpolationFromErrors(bayerErrorsFromSums(input.image.width, input.image.height, o.blockSize, o.smoothStd, sums), o);
+    const errors = { errors: BAYER_PATTERNS.map((_, k) => f64(`errors${k}`)), stds: f64('stds') };
+    const { width, height } = input.image;
+    return cfaReinterpolationFromErrors(withBestLayout(Math.ceil(width / o.blockSize), Math.ceil(height / o.blockSize), errors, o.smoothStd), o);
   },
 };
 
+/** A full-size Float32 map in shared memory: bands in workers write their rows straight into it (no join after). */
+function sharedMap(width: number, height: number): Float32Array {
+  return new Float32Array(new SharedArrayBuffer(4 * width * height));
+}
+
+/** What ELA's `plan` hands every band: the options and, on the 8-bit path, the shared map the bands write into. */
+interface ErrorLevelPlan {
+  options: Required<ErrorLevelAnalysisOptions>;
+  map?: Float32Array;
+}
+
 const errorLevelBands: KernelBands = {
   plan(input, options, bands) {
-    const o = errorLevelOptions(input.image, needsRecompressed(input), options);
-    if (input.image.width * input.image.height < BAND_MIN_PIXELS || bands < 2) return undefined;
-    return { shared: o, rows: splitRows(Math.ceil(input.image.height / o.blockSize), bands) };
+    const recompressed = needsRecompressed(input);
+    const o = errorLevelOptions(input.image, recompressed, options);
+    const { width, height } = input.image;
+    if (width * height < BAND_MIN_PIXELS || bands < 2) return undefined;
+    // The generic (float) path keeps returning each band's map; the 8-bit path's parts are then only counts and sums.
+    const shared: ErrorLevelPlan = { options: o, ...(errorLevelsExact(input.image, recompressed, o) ? { map: sharedMap(width, height) } : {}) };
+    return { shared, rows: splitRows(Math.ceil(height / o.blockSize), bands) };
   },
   runBand(input, shared, [start, end]) {
-    const { map, count, sums } = errorLevelBand(input.image, needsRecompressed(input), shared as Required<ErrorLevelAnalysisOptions>, start, end);
-    const part: BandPart = { map };
+    const { options: o, map: whole } = shared as ErrorLevelPlan;
+    const { width, height } = input.image;
+    const out = whole?.subarray(start * o.blockSize * width, Math.min(height, end * o.blockSize) * width);
+    const { map, count, sums } = errorLevelBand(input.image, needsRecompressed(input), o, start, end, out);
+    const part: BandPart = whole ? {} : { map };
     if (count && sums) Object.assign(part, { count, sums });
     return part;
   },
   merge(input, shared, parts) {
-    return errorLevelFromBands(input.image, parts as unknown as ErrorLevelBand[], shared as Required<ErrorLevelAnalysisOptions>);
+    const { options, map } = shared as ErrorLevelPlan;
+    return errorLevelFromBands(input.image, parts as unknown as ErrorLevelBand[], options, map);
   },
 };
+
+/** What the median residual's `plan` hands every band: the options and the shared map the bands write into. */
+interface MedianResidualPlan {
+  options: Required<MedianResidualMapOptions>;
+  residual: Float32Array;
+}
 
 const medianResidualBands: KernelBands = {
   plan(input, options, bands) {
     const o = medianResidualOptions(input.image, options);
-    if (input.image.width * input.image.height < BAND_MIN_PIXELS || bands < 2) return undefined;
-    return { shared: o, rows: splitRows(Math.ceil(input.image.height / o.blockSize), bands) };
+    const { width, height } = input.image;
+    if (width * height < BAND_MIN_PIXELS || bands < 2) return undefined;
+    const shared: MedianResidualPlan = { options: o, residual: sharedMap(width, height) };
+    return { shared, rows: splitRows(Math.ceil(height / o.blockSize), bands) };
   },
   runBand(input, shared, [start, end]) {
     const { image } = input;
-    const luma = input.luma?.luma ?? studioLuma(image, false);
-    return { ...medianResidualBand(luma, image.width, image.height, (shared as Required<MedianResidualMapOptions>).blockSize, start, end) };
+    const { options: o, residual } = shared as MedianResidualPlan;
+    const out = residual.subarray(start * o.blockSize * image.width, Math.min(image.height, end * o.blockSize) * image.width);
+    const { blocks, largest } = medianResidualBand(input.luma?.luma ?? image, image.width, image.height, o.blockSize, start, end, out);
+    const part: BandPart = { blocks };
+    if (largest) part.largest = largest;
+    return part;
   },
   merge(input, shared, parts) {
-    return medianResidualFromBands(input.image, parts as unknown as MedianResidualBand[], shared as Required<MedianResidualMapOptions>);
+    const { options, residual } = shared as MedianResidualPlan;
+    return medianResidualFromBands(input.image, parts as unknown as MedianResidualBand[], options, residual);
   },
 };
 
@@ -153,8 +194,7 @@ const edgeAnomalyBands: KernelBands = {
   },
   runBand(input, shared, [start, end]) {
     const { image } = input;
-    const luma = input.luma?.luma ?? studioLuma(image, false);
-    return { ...edgeBlockFeatures(luma, image.width, image.height, shared as Required<EdgeAnomalyMapOptions>, start, end) };
+    return { ...edgeBlockBand(input.luma?.luma ?? image, image.width, image.height, shared as Required<EdgeAnomalyMapOptions>, start, end) };
   },
   merge(input, shared, parts) {
     return edgeAnomalyFromBands(input.image, parts as unknown as EdgeBlockFeatures[], shared as Required<EdgeAnomalyMapOptions>);

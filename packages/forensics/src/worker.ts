@@ -26,7 +26,7 @@ export interface BandTask {
 /** Piscina task handler: runs one registry kernel and moves its map buffers back to the caller. */
 export default function runKernelTask(task: WorkerTask): unknown {
   const result: KernelResult = getKernel(task.id).run({ image: task.image, recompressed: task.recompressed, luma: task.luma }, task.options);
-  const buffers = result.maps.map((m) => m.data.buffer as ArrayBuffer);
+  const buffers = result.maps.map((m) => m.data.buffer).filter((b): b is ArrayBuffer => !(b instanceof SharedArrayBuffer));
   const transferable = {
     get [Piscina.transferableSymbol]() { return buffers; },
     get [Piscina.valueSymbol]() { return result; },
@@ -39,7 +39,8 @@ export function runBand(task: BandTask): unknown {
   const bands = getKernel(task.id).bands;
   if (!bands) throw new TypeError(`Expected a kernel with bands for id but received ${task.id} of type string`);
   const part = bands.runBand({ image: task.image, recompressed: task.recompressed, luma: task.luma }, task.shared, task.rows);
-  const buffers = Object.values(part).map((a) => a.buffer as ArrayBuffer);
+  // Rows written into shared maps are already in place; only a part's own buffers move.
+  const buffers = Object.values(part).map((a) => a.buffer).filter((b): b is ArrayBuffer => !(b instanceof SharedArrayBuffer));
   const transferable = {
     get [Piscina.transferableSymbol]() { return buffers; },
     get [Piscina.valueSymbol]() { return part; },

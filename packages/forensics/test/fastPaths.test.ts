@@ -1,9 +1,10 @@
+import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { errorLevelAnalysis } from '../src/index.js';
 import { expNegative } from '../src/internal/expNegative.js';
-import { hypot } from '../src/internal/hypot.js';
+import { finiteHypot, hypot } from '../src/internal/hypot.js';
 import { median3x3 } from '../src/internal/median3x3.js';
-import { float32Quantile, selectKth } from '../src/internal/stats.js';
+import { float32Quantile, medianFloat64InPlace, medianInPlace, medianOfNonNegativeBits, selectKth } from '../src/internal/stats.js';
 import { rng } from './synthetic.js';
 
 // The speed-ups of benchmarks/forensics must not change results: each fast path against the plain computation.
@@ -18,6 +19,44 @@ describe('fast paths give the plain computation\'s results', () => {
       expect(float32Quantile(values, q)).toBe(selectKth(Float64Array.from(finite), finite.length, k) || 0);
     }
     expect(float32Quantile(Float32Array.of(Number.NaN, Infinity), 0.5)).toBeNaN();
+  });
+
+  it('finiteHypot is Math.hypot bit for bit on finite arguments', () => {
+    const random = rng(16);
+    const special = [0, -0, 1, -1, -3, 3, 1e-310, -1e-310, 1e300];
+    for (const a of special) for (const b of special) expect(Object.is(finiteHypot(a, b), Math.hypot(a, b))).toBe(true);
+    for (let i = 0; i < 200_000; i++) {
+      const a = (random() - 0.5) * 2048, b = i % 3 === 0 ? a * (random() < 0.5 ? -1 : 1) : (random() - 0.5) * 10 ** Math.floor(random() * 12 - 6);
+      if (!Object.is(finiteHypot(a, b), Math.hypot(a, b))) throw new Error(`finiteHypot(${a}, ${b})`);
+    }
+  });
+
+  it('medianOfNonNegativeBits and medianFloat64InPlace equal medianInPlace, with runs of equal values, zeros and infinity', () => {
+    const random = rng(17);
+    const bits = new Int32Array(64), floats = new Float32Array(bits.buffer);
+    for (let trial = 0; trial < 20_000; trial++) {
+      const n = 1 + (trial % 64), levels = 1 + (trial % 7);
+      const values = Float32Array.from({ length: n }, () => (random() < 0.1 ? 0 : random() < 0.02 ? Infinity : Math.floor(random() * levels) * (random() < 0.5 ? 1 : 1.37)));
+      const expected = medianInPlace(Float64Array.from(values));
+      floats.set(values);
+      expect(medianOfNonNegativeBits(bits, floats, n)).toBe(expected);
+      expect(medianFloat64InPlace(Float64Array.from(values), n)).toBe(expected);
+    }
+  });
+
+  it('ELA reads RGB four pixels a word at a time with the byte loop\'s result (any width, block and alignment)', () => {
+    const random = rng(18);
+    for (const [width, height, blockSize] of [[37, 23, 16], [64, 20, 8], [41, 9, 5]] as const) {
+      const n = width * height * 3;
+      const a = Uint8Array.from({ length: n }, () => Math.floor(random() * 256));
+      const b = Uint8Array.from(a, (v) => Math.max(0, Math.min(255, v + Math.floor(random() * 9) - 4)));
+      const offset = (bytes: Uint8Array, by: number): Uint8Array => { const buffer = new Uint8Array(n + by); buffer.set(bytes, by); return buffer.subarray(by); };
+      const words = errorLevelAnalysis({ data: a, width, height, channels: 3 }, { data: b, width, height, channels: 3 }, { blockSize });
+      for (const by of [1, 2, 3]) {
+        const bytes = errorLevelAnalysis({ data: offset(a, by), width, height, channels: 3 }, { data: offset(b, 4 - by), width, height, channels: 3 }, { blockSize });
+        expect(isDeepStrictEqual(bytes, words)).toBe(true);
+      }
+    }
   });
 
   it('hypot is Math.hypot bit for bit', () => {

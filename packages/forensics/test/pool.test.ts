@@ -93,6 +93,20 @@ describe('ForensicsPool', () => {
     expect((await pool.lumaOf(big))!.luma.buffer).toBeInstanceOf(SharedArrayBuffer);
   }, 60_000);
 
+  it('reuses the shared memory of released images: JPEGs of two sizes analyzed in turn give the main thread\'s results', async () => {
+    const { default: sharp } = await import('sharp');
+    const withoutMs = (analysis: Awaited<ReturnType<typeof analyzeImage>>) => analysis.kernels.map(({ state, id, version, ...rest }) => ({ state, id, version, result: 'result' in rest ? rest.result : rest.error }));
+    const jpegs = await Promise.all([[200, 160], [150, 130], [200, 160]].map(async ([w, h], i) => {
+      const rgb = toUint8(addNoise(smoothField(w!, h!, 3, 60 + i), w!, 3, 5, 70 + i), w!, h!, 3);
+      return new Uint8Array(await sharp(rgb.data, { raw: { width: w!, height: h!, channels: 3 } }).jpeg({ quality: 95 }).toBuffer());
+    }));
+    for (const jpeg of jpegs) {
+      const pooled = withoutMs(await analyzeImage(jpeg, { pool }));
+      const direct = withoutMs(await analyzeImage(jpeg));
+      for (let i = 0; i < direct.length; i++) expect(isDeepStrictEqual(pooled[i], direct[i]), pooled[i]!.id).toBe(true);
+    }
+  }, 60_000);
+
   it('splitRows cuts rows into contiguous near-equal bands', () => {
     expect(splitRows(10, 3)).toEqual([[0, 3], [3, 6], [6, 10]]);
     expect(splitRows(2, 4)).toEqual([[0, 1], [1, 2]]);

@@ -1,5 +1,5 @@
 import type { PixelBuffer } from '../types.js';
-import { MirroredLines } from './mirroredLines.js';
+import { MirroredLines, MirroredPixelRows } from './mirroredLines.js';
 
 /** The four Bayer layouts: [x, y] of the red and of the blue sample in the 2x2 cell; green on the other diagonal. */
 export const BAYER_PATTERNS = [
@@ -20,6 +20,9 @@ export interface BayerBlockErrors {
   best: number;
 }
 
+/** `BayerBlockErrors` of a band of block rows, without the layout choice (bands concatenate to the whole image's). */
+export type BayerBandErrors = Pick<BayerBlockErrors, 'errors' | 'stds'>;
+
 /**
  * Re-samples the image with each Bayer layout and measures, per block and channel, the error of bilinear
  * re-interpolation (red/blue from 2 or 4 same-colour neighbours, green from its 4 neighbours; sampled positions have
@@ -32,49 +35,130 @@ export interface BayerBlockErrors {
  * errors, so they never count as textured): a deterministic subsample for callers that only need `best`.
  */
 export function bayerBlockErrors(image: PixelBuffer, block: number, smoothStd: number, blockRowStride = 1): BayerBlockErrors {
-  return bayerErrorsFromSums(image.width, image.height, block, smoothStd, bayerBlockSums(image, block, 0, Math.ceil(image.height / block), blockRowStride));
+  const blocksHigh = Math.ceil(image.height / block);
+  return withBestLayout(Math.ceil(image.width / block), blocksHigh, bayerBandErrors(image, block, 0, blocksHigh, blockRowStride), smoothStd);
 }
 
-/** Per-block sums `bayerBlockErrors` is made of, for a band of block rows (bands concatenate to the whole image). */
-export interface BayerBlockSums {
-  /** Per block, channel and parity class (x&1 | (y&1)<<1): sums of squared errors of the 4 estimates. */
-  sums: Float64Array;
-  /** Per block and channel: sum and sum of squares of the samples. */
-  moments: Float64Array;
-  /** Pixels per block. */
-  count: Float64Array;
+/** The layout choice over the errors of every row of blocks (the bands' errors concatenated in order). */
+export function withBestLayout(blocksWide: number, blocksHigh: number, { errors, stds }: BayerBandErrors, smoothStd: number): BayerBlockErrors {
+  const nb = blocksWide * blocksHigh;
+  if (stds.length !== nb * 3) throw new RangeError(`Expected ${nb * 3} block errors for errors but received ${stds.length} of type number`);
+  let best = 0, bestMean = Infinity;
+  errors.forEach((e, k) => {
+    let s = 0, n = 0;
+    for (let i = 0; i < e.length; i++) if (stds[i]! > smoothStd) { s += e[i]!; n++; }
+    const mean = n ? s / n : Infinity;
+    if (mean < bestMean) { bestMean = mean; best = k; }
+  });
+  return { blocksWide, blocksHigh, errors, stds, best };
 }
 
 /**
- * The one pass of `bayerBlockErrors` over the rows of blocks [blockRowStart, blockRowEnd) (every
- * `blockRowStride`-th of them). Neighbour rows outside the band are read from the image, so a band's sums equal
- * those rows of the whole image's sums.
+ * Errors and standard deviations of the rows of blocks [blockRowStart, blockRowEnd) (every `blockRowStride`-th of
+ * them measured). Neighbour rows outside the band are read from the image, so a band's values equal those rows of
+ * the whole image's. Sums are kept for one row of blocks at a time and turned into errors when it is complete.
  */
-export function bayerBlockSums(image: PixelBuffer, block: number, blockRowStart: number, blockRowEnd: number, blockRowStride = 1): BayerBlockSums {
+export function bayerBandErrors(image: PixelBuffer, block: number, blockRowStart: number, blockRowEnd: number, blockRowStride = 1): BayerBandErrors {
   const { width, height } = image;
   const bw = Math.ceil(width / block), nb = bw * (blockRowEnd - blockRowStart);
-  const sums = new Float64Array(nb * 3 * 4 * 4);
-  const moments = new Float64Array(nb * 3 * 2);
-  const count = new Float64Array(nb);
-  const lines = new MirroredLines(image);
-  for (let y = blockRowStart * block, yEnd = Math.min(height, blockRowEnd * block); y < yEnd; y++) {
-    if (blockRowStride > 1 && Math.floor(y / block) % blockRowStride !== 0) {
-      y = (Math.floor(y / block) + 1) * block - 1;
-      continue;
+  const out: BayerBandErrors = { errors: BAYER_PATTERNS.map(() => new Float64Array(nb * 3)), stds: new Float64Array(nb * 3) };
+  const sums = new BlockRowSums(bw);
+  const accumulate = isUint8(image) ? integerRowSums(image, block, sums) : floatRowSums(image, block, sums);
+  for (let by = blockRowStart; by < blockRowEnd; by++) {
+    sums.clear();
+    if (blockRowStride === 1 || by % blockRowStride === 0) {
+      for (let y = by * block, yEnd = Math.min(height, (by + 1) * block); y < yEnd; y++) accumulate(y, y > 0 ? y - 1 : 1, y < height - 1 ? y + 1 : height - 2);
     }
-    const up = y > 0 ? y - 1 : 1, down = y < height - 1 ? y + 1 : height - 2;
-    const by = Math.floor(y / block) - blockRowStart;
+    sums.finish(out, (by - blockRowStart) * bw);
+  }
+  return out;
+}
+
+function isUint8(image: PixelBuffer): image is PixelBuffer & { data: Uint8Array } {
+  return image.data instanceof Uint8Array;
+}
+
+/**
+ * Offsets in a block's 48 sums (channel c, parity class cls = x&1 | (y&1)<<1, estimate: 0 horizontal, 1 vertical,
+ * 2 diagonal, 3 cross) that make up the error of channel c under layout k, in class order.
+ */
+const LAYOUT_TERMS: number[][][] = BAYER_PATTERNS.map((pattern) => [0, 1, 2].map((c) => {
+  const terms: number[] = [];
+  for (let cls = 0; cls < 4; cls++) {
+    const ax = cls & 1, ay = cls >> 1, k = (c * 4 + cls) * 4;
+    if (c === 1) {
+      if (((ax + ay) & 1) !== pattern.greenParity) terms.push(k + 3);
+    } else {
+      const [sx, sy] = c === 0 ? pattern.red : pattern.blue;
+      if (ax !== sx && ay === sy) terms.push(k);
+      else if (ax === sx && ay !== sy) terms.push(k + 1);
+      else if (ax !== sx && ay !== sy) terms.push(k + 2);
+    }
+  }
+  return terms;
+}));
+
+/** Per block of one row of blocks: squared-error sums per channel, class and estimate, moments and pixel count. */
+class BlockRowSums {
+  /** [(bx * 3 + c) * 16 + cls * 4 + estimate]. */
+  readonly sums: Float64Array;
+  /** [(bx * 3 + c) * 2]: sum of the samples, [+ 1]: sum of their squares. */
+  readonly moments: Float64Array;
+  readonly count: Float64Array;
+
+  constructor(readonly blocks: number) {
+    this.sums = new Float64Array(blocks * 48);
+    this.moments = new Float64Array(blocks * 6);
+    this.count = new Float64Array(blocks);
+  }
+
+  clear(): void {
+    this.sums.fill(0);
+    this.moments.fill(0);
+    this.count.fill(0);
+  }
+
+  /**
+   * Standard deviations and each layout's mean error of these blocks into out at block offset `offset`: each error
+   * sums its terms in class order from 0, as the whole-image computation did (NaN for a block with no pixels).
+   */
+  finish({ errors, stds }: BayerBandErrors, offset: number): void {
+    const { sums, moments, count } = this;
+    for (let bx = 0; bx < this.blocks; bx++) {
+      const n = count[bx]!, o = (offset + bx) * 3;
+      for (let c = 0; c < 3; c++) {
+        const mi = (bx * 3 + c) * 2;
+        const mean = moments[mi]! / n;
+        stds[o + c] = n > 1 ? Math.sqrt(Math.max(0, (moments[mi + 1]! - n * mean * mean) / (n - 1))) : 0;
+      }
+      for (let k = 0; k < 4; k++) {
+        const e = errors[k]!;
+        for (let c = 0; c < 3; c++) {
+          let s = 0;
+          for (const t of LAYOUT_TERMS[k]![c]!) s += sums[bx * 48 + t]!;
+          e[o + c] = s / n;
+        }
+      }
+    }
+  }
+}
+
+/** Row y's terms (rows `up` and `down` its mirrored neighbours) for any pixel type, in float64 and pixel order. */
+function floatRowSums(image: PixelBuffer, block: number, { sums, moments, count }: BlockRowSums): (y: number, up: number, down: number) => void {
+  const { width } = image;
+  const lines = new MirroredLines(image);
+  return (y, up, down) => {
     const cls = (y & 1) << 1;
     for (let c = 0; c < 3; c++) {
       const U = lines.row(c, up), R = lines.row(c, y), D = lines.row(c, down);
       // Each block's accumulators are loaded, extended over the block's span of this row and stored, so every
       // sum receives its terms in pixel order (the same floating-point result as a pixel-at-a-time loop).
       for (let bx = 0, x0 = 0; x0 < width; bx++, x0 += block) {
-        const b = by * bw + bx, x1 = Math.min(width, x0 + block);
-        const mi = (b * 3 + c) * 2;
+        const x1 = Math.min(width, x0 + block);
+        const mi = (bx * 3 + c) * 2;
         let m1 = moments[mi]!, m2 = moments[mi + 1]!;
         // x0 is even (block is even), so x runs even, odd, even, ...: k0 is the even class, k1 the odd one.
-        const k0 = ((b * 3 + c) * 4 + cls) * 4, k1 = k0 + 4;
+        const k0 = ((bx * 3 + c) * 4 + cls) * 4, k1 = k0 + 4;
         if (c === 1) {
           let g0 = sums[k0 + 3]!, g1 = sums[k1 + 3]!;
           for (let x = x0; x < x1; x++) {
@@ -99,54 +183,88 @@ export function bayerBlockSums(image: PixelBuffer, block: number, blockRowStart:
           sums[k0] = h0; sums[k0 + 1] = v0; sums[k0 + 2] = d0; sums[k1] = h1; sums[k1 + 1] = v1; sums[k1 + 2] = d1;
         }
         moments[mi] = m1; moments[mi + 1] = m2;
-        if (c === 0) count[b]! += x1 - x0;
+        if (c === 0) count[bx]! += x1 - x0;
       }
     }
-  }
-  return { sums, moments, count };
+  };
 }
 
-/** Errors, standard deviations and the best layout from the sums of every row of blocks of a width x height image. */
-export function bayerErrorsFromSums(width: number, height: number, block: number, smoothStd: number, { sums, moments, count }: BayerBlockSums): BayerBlockErrors {
-  const bw = Math.ceil(width / block), bh = Math.ceil(height / block), nb = bw * bh;
-  if (count.length !== nb) throw new RangeError(`Expected ${nb} blocks for sums but received ${count.length} of type number`);
-  const stds = new Float64Array(nb * 3);
-  for (let b = 0; b < nb; b++) {
-    const n = count[b]!;
+/**
+ * `floatRowSums` for 8-bit pixels in int32 arithmetic: samples, estimates and squared errors are integers and every
+ * sum stays below 2^53, so the float64 sums are exact and equal whatever the order; the rounding floor(q + 0.5) of
+ * q = s / 4 (or s / 2) is (s + 2) >> 2 (or (s + 1) >> 1), also for q < 0.5 where Math.round gives the same 0. The
+ * rows are read as stored (channels interleaved, `MirroredPixelRows`).
+ */
+function integerRowSums(image: PixelBuffer & { data: Uint8Array }, block: number, { sums, moments, count }: BlockRowSums): (y: number, up: number, down: number) => void {
+  const { width, channels } = image;
+  const rows = new MirroredPixelRows(image);
+  return (y, up, down) => {
+    const cls = (y & 1) << 1;
+    const U = rows.row(up), C = rows.row(y), D = rows.row(down);
     for (let c = 0; c < 3; c++) {
-      const mi = (b * 3 + c) * 2;
-      const mean = moments[mi]! / n;
-      stds[b * 3 + c] = n > 1 ? Math.sqrt(Math.max(0, (moments[mi + 1]! - n * mean * mean) / (n - 1))) : 0;
-    }
-  }
-  const errors = BAYER_PATTERNS.map((pattern) => {
-    const e = new Float64Array(nb * 3);
-    for (let b = 0; b < nb; b++) {
-      for (let c = 0; c < 3; c++) {
-        let s = 0;
-        for (let cls = 0; cls < 4; cls++) {
-          const ax = cls & 1, ay = cls >> 1;
-          const k = ((b * 3 + c) * 4 + cls) * 4;
-          if (c === 1) {
-            if (((ax + ay) & 1) !== pattern.greenParity) s += sums[k + 3]!;
-          } else {
-            const [sx, sy] = c === 0 ? pattern.red : pattern.blue;
-            if (ax !== sx && ay === sy) s += sums[k]!;
-            else if (ax === sx && ay !== sy) s += sums[k + 1]!;
-            else if (ax !== sx && ay !== sy) s += sums[k + 2]!;
-          }
-        }
-        e[b * 3 + c] = s / count[b]!;
+      // Index of channel c of pixel x0 - 1 in the padded rows.
+      const offset = Math.min(c, channels - 1);
+      for (let bx = 0, x0 = 0; x0 < width; bx++, x0 += block) {
+        const x1 = Math.min(width, x0 + block);
+        const k0 = ((bx * 3 + c) * 4 + cls) * 4, mi = (bx * 3 + c) * 2;
+        const start = x0 * channels + offset;
+        if (c === 1) greenSpan(U, C, D, start, channels, x1 - x0, sums, k0, moments, mi);
+        else redBlueSpan(U, C, D, start, channels, x1 - x0, sums, k0, moments, mi);
+        if (c === 0) count[bx]! += x1 - x0;
       }
     }
-    return e;
-  });
-  let best = 0, bestMean = Infinity;
-  errors.forEach((e, k) => {
-    let s = 0, n = 0;
-    for (let i = 0; i < e.length; i++) if (stds[i]! > smoothStd) { s += e[i]!; n++; }
-    const mean = n ? s / n : Infinity;
-    if (mean < bestMean) { bestMean = mean; best = k; }
-  });
-  return { blocksWide: bw, blocksHigh: bh, errors, stds, best };
+  };
+}
+
+/**
+ * Green's cross-estimate errors over a block's span of a row: `pixels` samples of one channel in the padded row C
+ * (rows U, D above and below), the first (an even x) at start + stride, its left neighbour at start; two pixels (even, odd class) per step with the row's samples rolling
+ * through locals; sums at k0 + 3 (even class) and k0 + 7 (odd class).
+ */
+function greenSpan(U: Uint8Array, C: Uint8Array, D: Uint8Array, start: number, stride: number, pixels: number, sums: Float64Array, k0: number, moments: Float64Array, mi: number): void {
+  let m1 = 0, m2 = 0, g0 = 0, g1 = 0;
+  let p = start;
+  let cL = C[p]!, cM = C[p + stride]!;
+  const s2 = 2 * stride, s3 = 3 * stride, end = start + (pixels & ~1) * stride;
+  for (; p < end; p += s2) {
+    const cR = C[p + s2]!, cRR = C[p + s3]!;
+    const a = cM - ((U[p + stride]! + D[p + stride]! + cL + cR + 2) >> 2);
+    const b = cR - ((U[p + s2]! + D[p + s2]! + cM + cRR + 2) >> 2);
+    m1 += cM + cR; m2 += cM * cM + cR * cR;
+    g0 += a * a; g1 += b * b;
+    cL = cR; cM = cRR;
+  }
+  if (pixels & 1) {
+    const a = cM - ((U[p + stride]! + D[p + stride]! + cL + C[p + s2]! + 2) >> 2);
+    m1 += cM; m2 += cM * cM; g0 += a * a;
+  }
+  sums[k0 + 3]! += g0; sums[k0 + 7]! += g1;
+  moments[mi]! += m1; moments[mi + 1]! += m2;
+}
+
+/**
+ * Red or blue: horizontal, vertical and diagonal estimate errors over a span, as `greenSpan`, with U + D of each
+ * column rolling through locals; sums at k0 + 0..2 (even class) and k0 + 4..6 (odd class).
+ */
+function redBlueSpan(U: Uint8Array, C: Uint8Array, D: Uint8Array, start: number, stride: number, pixels: number, sums: Float64Array, k0: number, moments: Float64Array, mi: number): void {
+  let m1 = 0, m2 = 0, h0 = 0, v0 = 0, d0 = 0, h1 = 0, v1 = 0, d1 = 0;
+  let p = start;
+  let cL = C[p]!, cM = C[p + stride]!, sL = U[p]! + D[p]!, sM = U[p + stride]! + D[p + stride]!;
+  const s2 = 2 * stride, s3 = 3 * stride, end = start + (pixels & ~1) * stride;
+  for (; p < end; p += s2) {
+    const cR = C[p + s2]!, cRR = C[p + s3]!, sR = U[p + s2]! + D[p + s2]!, sRR = U[p + s3]! + D[p + s3]!;
+    const ha = cM - ((cL + cR + 1) >> 1), va = cM - ((sM + 1) >> 1), da = cM - ((sL + sR + 2) >> 2);
+    const hb = cR - ((cM + cRR + 1) >> 1), vb = cR - ((sR + 1) >> 1), db = cR - ((sM + sRR + 2) >> 2);
+    m1 += cM + cR; m2 += cM * cM + cR * cR;
+    h0 += ha * ha; v0 += va * va; d0 += da * da;
+    h1 += hb * hb; v1 += vb * vb; d1 += db * db;
+    cL = cR; cM = cRR; sL = sR; sM = sRR;
+  }
+  if (pixels & 1) {
+    const cR = C[p + s2]!, sR = U[p + s2]! + D[p + s2]!;
+    const ha = cM - ((cL + cR + 1) >> 1), va = cM - ((sM + 1) >> 1), da = cM - ((sL + sR + 2) >> 2);
+    m1 += cM; m2 += cM * cM; h0 += ha * ha; v0 += va * va; d0 += da * da;
+  }
+  sums[k0]! += h0; sums[k0 + 1]! += v0; sums[k0 + 2]! += d0; sums[k0 + 4]! += h1; sums[k0 + 5]! += v1; sums[k0 + 6]! += d1;
+  moments[mi]! += m1; moments[mi + 1]! += m2;
 }

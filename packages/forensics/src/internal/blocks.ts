@@ -15,10 +15,16 @@ export function blockMean(plane: Float32Array, width: number, height: number, bl
       sum[row + bx] = s;
     }
   }
+  return { data: blockMeansFromSums(sum, width, height, block), width: bw, height: bh };
+}
+
+/** Block means from block sums (row-major, ceil(width / block) across) of a width x height plane: partial tiles count what they hold. */
+export function blockMeansFromSums(sum: Float64Array, width: number, height: number, block: number): Float32Array {
+  const bw = Math.ceil(width / block), bh = Math.ceil(height / block);
   const data = new Float32Array(bw * bh);
   for (let by = 0; by < bh; by++) {
     const rows = Math.min(block, height - by * block);
     for (let bx = 0; bx < bw; bx++) data[by * bw + bx] = sum[by * bw + bx]! / (rows * Math.min(block, width - bx * block));
   }
-  return { data, width: bw, height: bh };
+  return data;
 }

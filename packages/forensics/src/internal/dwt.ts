@@ -11,17 +11,6 @@ function reflect(i: number, n: number): number {
   return reflectRow(i, n);
 }
 
-/** The input rows (first, last) that the column outputs [o0, o1) of a `length`-tap analysis read (a band's rows). */
-export function rowsReadByColumns(o0: number, o1: number, height: number, length: number): [number, number] {
-  let first = height, last = -1;
-  for (let i = 2 * o0 + 2 - length; i <= 2 * (o1 - 1) + 1; i++) {
-    const r = reflectRow(i, height);
-    if (r < first) first = r;
-    if (r > last) last = r;
-  }
-  return [first, last];
-}
-
 function reflectRow(i: number, n: number): number {
   // Half-sample symmetric: x[-1] = x[0], x[n] = x[n-1]; repeated for filters longer than the signal.
   for (;;) {
@@ -67,66 +56,66 @@ export function analyseColumns(plane: Float32Array, width: number, height: numbe
 }
 
 /**
- * `analyseRows(studioLuma(image, round), ...)` without the luma plane: each row's luma is computed into the
- * reflected line buffer (as float32, the plane's type) and filtered at once; or read from `luma`, that plane computed
- * beforehand (`studioLumaPlanes`). Only the rows [y0, y1) when given (a band). 16-tap filters (db8) take an unrolled
- * loop that adds the products in the same order as the generic one.
+ * The diagonal detail (HH) of a 16-tap one-level analysis of an image's luma, row of outputs by row of outputs, with
+ * only the rows in flight in memory: the row-filtered lines live in a ring of 16 (the column outputs o read input
+ * rows 2o - 14 .. 2o + 1, reflected: always within 16 consecutive rows, and the window only moves down), each
+ * filtered once when first needed, instead of a full plane of row outputs and one of HH. Every value equals
+ * `analyseColumns16(analyseLumaRows(...))`'s: the same lines, the same sums in the same order.
  */
-export function analyseLumaRows(image: PixelBuffer, round: boolean, f: Float64Array, keep: number, luma?: Float32Array | Uint8Array, y0 = 0, y1 = image.height): Float32Array {
-  const { width } = image;
-  const L = f.length;
-  const out = new Float32Array(keep * (y1 - y0));
-  const row = new Float32Array(width);
-  const line = new Float64Array(width + 2 * L);
-  const [f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15] = L === 16 ? Array.from(f) : new Array<number>(16).fill(0);
-  for (let y = y0; y < y1; y++) {
-    if (luma) row.set(luma.subarray(y * width, (y + 1) * width));
-    else studioLumaRow(image, y, round, row);
-    for (let i = 0; i < width; i++) line[i + L] = row[i]!;
-    for (let i = -L; i < 0; i++) line[i + L] = row[reflect(i, width)]!;
-    for (let i = width; i < width + L; i++) line[i + L] = row[reflect(i, width)]!;
-    const o0 = (y - y0) * keep;
-    if (L === 16) {
-      for (let o = 0, b = 1 + L; o < keep; o++, b += 2) {
-        out[o0 + o] = f0! * line[b]! + f1! * line[b - 1]! + f2! * line[b - 2]! + f3! * line[b - 3]! + f4! * line[b - 4]! + f5! * line[b - 5]!
-          + f6! * line[b - 6]! + f7! * line[b - 7]! + f8! * line[b - 8]! + f9! * line[b - 9]! + f10! * line[b - 10]! + f11! * line[b - 11]!
-          + f12! * line[b - 12]! + f13! * line[b - 13]! + f14! * line[b - 14]! + f15! * line[b - 15]!;
-      }
-    } else {
-      for (let o = 0; o < keep; o++) {
-        const base = 2 * o + 1 + L;
-        let s = 0;
-        for (let j = 0; j < L; j++) s += f[j]! * line[base - j]!;
-        out[o0 + o] = s;
-      }
-    }
-  }
-  return out;
-}
+export class StreamedDetail16 {
+  private readonly ring: Float32Array;
+  private readonly ringRow = new Int32Array(16).fill(-1);
+  private readonly row: Float32Array;
+  private readonly line: Float64Array;
+  private readonly f: Float64Array;
 
-/**
- * `analyseColumns` with the 16-tap loop unrolled (same order of additions); other lengths take the generic loop. Only
- * the outputs [o0, o1) when given, from `plane` holding the rows from `firstRow` on (those the outputs read).
- */
-export function analyseColumns16(plane: Float32Array, width: number, height: number, f: Float64Array, keep: number, o0 = 0, o1 = keep, firstRow = 0): Float32Array {
-  if (f.length !== 16) return analyseColumns(plane, width, height, f, keep, o0, o1, firstRow);
-  const [f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15] = Array.from(f) as [number, number, number, number, number, number, number, number, number, number, number, number, number, number, number, number];
-  const out = new Float32Array(width * (o1 - o0));
-  const p = plane;
-  const reflect = (i: number, n: number): number => reflectRow(i, n) - firstRow;
-  for (let o = o0; o < o1; o++) {
-    const r0 = reflect(2 * o + 1, height) * width, r1 = reflect(2 * o, height) * width, r2 = reflect(2 * o - 1, height) * width;
-    const r3 = reflect(2 * o - 2, height) * width, r4 = reflect(2 * o - 3, height) * width, r5 = reflect(2 * o - 4, height) * width;
-    const r6 = reflect(2 * o - 5, height) * width, r7 = reflect(2 * o - 6, height) * width, r8 = reflect(2 * o - 7, height) * width;
-    const r9 = reflect(2 * o - 8, height) * width, r10 = reflect(2 * o - 9, height) * width, r11 = reflect(2 * o - 10, height) * width;
-    const r12 = reflect(2 * o - 11, height) * width, r13 = reflect(2 * o - 12, height) * width, r14 = reflect(2 * o - 13, height) * width;
-    const r15 = reflect(2 * o - 14, height) * width;
-    const d = (o - o0) * width;
-    for (let x = 0; x < width; x++) {
-      out[d + x] = f0 * p[r0 + x]! + f1 * p[r1 + x]! + f2 * p[r2 + x]! + f3 * p[r3 + x]! + f4 * p[r4 + x]! + f5 * p[r5 + x]! + f6 * p[r6 + x]!
+  /**
+   * `f`: 16 taps (applied along rows and columns); `keep` outputs per row; `luma`: the luma plane (float or rounded
+   * bytes) or undefined to compute each row from the pixels (`round`: rounded luma).
+   */
+  constructor(private readonly image: PixelBuffer, private readonly round: boolean, f: Float64Array, private readonly keep: number, private readonly luma: Float32Array | Uint8Array | undefined) {
+    if (f.length !== 16) throw new RangeError(`Expected 16 taps for StreamedDetail16 but received ${f.length} of type number`);
+    this.f = f;
+    this.ring = new Float32Array(16 * keep);
+    this.row = new Float32Array(image.width);
+    this.line = new Float64Array(image.width + 32);
+  }
+
+  /** Column output `o` (HH row o, `keep` values) into `out` from `at`. */
+  detailRow(o: number, out: Float32Array, at: number): void {
+    const { height } = this.image;
+    const keep = this.keep, p = this.ring;
+    const r = new Int32Array(16);
+    for (let j = 0; j < 16; j++) r[j] = this.filtered(reflectRow(2 * o + 1 - j, height)) * keep;
+    const f = this.f;
+    const f0 = f[0]!, f1 = f[1]!, f2 = f[2]!, f3 = f[3]!, f4 = f[4]!, f5 = f[5]!, f6 = f[6]!, f7 = f[7]!, f8 = f[8]!, f9 = f[9]!, f10 = f[10]!, f11 = f[11]!, f12 = f[12]!, f13 = f[13]!, f14 = f[14]!, f15 = f[15]!;
+    const r0 = r[0]!, r1 = r[1]!, r2 = r[2]!, r3 = r[3]!, r4 = r[4]!, r5 = r[5]!, r6 = r[6]!, r7 = r[7]!, r8 = r[8]!, r9 = r[9]!, r10 = r[10]!, r11 = r[11]!, r12 = r[12]!, r13 = r[13]!, r14 = r[14]!, r15 = r[15]!;
+    for (let x = 0; x < keep; x++) {
+      out[at + x] = f0 * p[r0 + x]! + f1 * p[r1 + x]! + f2 * p[r2 + x]! + f3 * p[r3 + x]! + f4 * p[r4 + x]! + f5 * p[r5 + x]! + f6 * p[r6 + x]!
         + f7 * p[r7 + x]! + f8 * p[r8 + x]! + f9 * p[r9 + x]! + f10 * p[r10 + x]! + f11 * p[r11 + x]! + f12 * p[r12 + x]! + f13 * p[r13 + x]!
         + f14 * p[r14 + x]! + f15 * p[r15 + x]!;
     }
   }
-  return out;
+
+  /** The ring slot holding input row `y` filtered along the row (filtering it into the slot first if needed). */
+  private filtered(y: number): number {
+    const slot = y & 15;
+    if (this.ringRow[slot] === y) return slot;
+    const { image, row, line, keep, f } = this;
+    const { width } = image;
+    if (this.luma) row.set(this.luma.subarray(y * width, (y + 1) * width));
+    else studioLumaRow(image, y, this.round, row);
+    for (let i = 0; i < width; i++) line[i + 16] = row[i]!;
+    for (let i = -16; i < 0; i++) line[i + 16] = row[reflect(i, width)]!;
+    for (let i = width; i < width + 16; i++) line[i + 16] = row[reflect(i, width)]!;
+    const f0 = f[0]!, f1 = f[1]!, f2 = f[2]!, f3 = f[3]!, f4 = f[4]!, f5 = f[5]!, f6 = f[6]!, f7 = f[7]!, f8 = f[8]!, f9 = f[9]!, f10 = f[10]!, f11 = f[11]!, f12 = f[12]!, f13 = f[13]!, f14 = f[14]!, f15 = f[15]!;
+    const out = this.ring, o0 = slot * keep;
+    for (let o = 0, b = 17; o < keep; o++, b += 2) {
+      out[o0 + o] = f0 * line[b]! + f1 * line[b - 1]! + f2 * line[b - 2]! + f3 * line[b - 3]! + f4 * line[b - 4]! + f5 * line[b - 5]!
+        + f6 * line[b - 6]! + f7 * line[b - 7]! + f8 * line[b - 8]! + f9 * line[b - 9]! + f10 * line[b - 10]! + f11 * line[b - 11]!
+        + f12 * line[b - 12]! + f13 * line[b - 13]! + f14 * line[b - 14]! + f15 * line[b - 15]!;
+    }
+    this.ringRow[slot] = y;
+    return slot;
+  }
 }

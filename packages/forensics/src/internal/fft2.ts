@@ -1,5 +1,5 @@
 import FFT from 'fft.js';
-import { hypot } from './hypot.js';
+import { finiteHypot, hypot } from './hypot.js';
 
 /** Magnitude of the 2-D DFT of a real n x n tile (n a power of two), accumulated into `into` (n*n, unshifted). */
 export function accumulateMagnitude2d(tile: Float64Array, n: number, into: Float64Array): void {
@@ -29,7 +29,11 @@ export function accumulateMagnitude2d(tile: Float64Array, n: number, into: Float
     for (let j = 0; j < k; j++) {
       fft.transform(out, columns[j]! as unknown as number[]);
       const x = x0 + j;
-      for (let y = 0; y < n; y++) into[y * n + x]! += hypot(out[2 * y]!, out[2 * y + 1]!);
+      // Finite tiles give finite spectra: finiteHypot (branch-free, the same value) unless a tile held NaN or infinity.
+      for (let y = 0; y < n; y++) {
+        const a = out[2 * y]!, b = out[2 * y + 1]!;
+        into[y * n + x]! += a - a === 0 && b - b === 0 ? finiteHypot(a, b) : hypot(a, b);
+      }
     }
   }
 }

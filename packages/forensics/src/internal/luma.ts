@@ -9,8 +9,13 @@ import type { PixelBuffer } from '../types.js';
  */
 export function studioLuma(image: PixelBuffer, round: boolean): Float32Array {
   const { data, width, height, channels } = image;
+  const out = new Float32Array(width * height);
+  if (data instanceof Uint8Array) {
+    if (round) lumaBytesRounded(data, channels, out, 0, 0, out.length);
+    else lumaBytes(data, channels, out, 0, 0, out.length);
+    return out;
+  }
   const n = width * height;
-  const out = new Float32Array(n);
   if (channels >= 3) {
     for (let i = 0, p = 0; i < n; i++, p += channels) {
       const y = 16 + (65.481 * data[p]! + 128.553 * data[p + 1]! + 24.966 * data[p + 2]!) / 255;
@@ -25,9 +30,41 @@ export function studioLuma(image: PixelBuffer, round: boolean): Float32Array {
   return out;
 }
 
+/**
+ * 1 / 255 as a float64. For 8-bit pixels, x * INV_255 with x = 65.481 R + 128.553 G + 24.966 B (or 219 v) gives the
+ * same float32 luma and the same rounded luma as x / 255 for every one of the 2^24 colours (checked exhaustively by
+ * test/luma.test.ts), and a multiplication costs a fraction of a division. Float pixels keep the division.
+ */
+export const INV_255 = 1 / 255;
+
+/** Unrounded luma of `count` 8-bit pixels from pixel `from` of `data` into `out` from `at` (monomorphic hot loop). */
+export function lumaBytes(data: Uint8Array, channels: number, out: Float32Array, from: number, at: number, count: number): void {
+  const end = at + count;
+  if (channels >= 3) {
+    for (let i = at, p = from * channels; i < end; i++, p += channels) out[i] = 16 + (65.481 * data[p]! + 128.553 * data[p + 1]! + 24.966 * data[p + 2]!) * INV_255;
+  } else {
+    for (let i = at, p = from * channels; i < end; i++, p += channels) out[i] = 16 + 219 * data[p]! * INV_255;
+  }
+}
+
+/** Rounded luma (floor(y + 0.5), y >= 16) of `count` 8-bit pixels, as `lumaBytes`. */
+function lumaBytesRounded(data: Uint8Array, channels: number, out: Float32Array, from: number, at: number, count: number): void {
+  const end = at + count;
+  if (channels >= 3) {
+    for (let i = at, p = from * channels; i < end; i++, p += channels) out[i] = Math.floor(16 + (65.481 * data[p]! + 128.553 * data[p + 1]! + 24.966 * data[p + 2]!) * INV_255 + 0.5);
+  } else {
+    for (let i = at, p = from * channels; i < end; i++, p += channels) out[i] = Math.floor(16 + 219 * data[p]! * INV_255 + 0.5);
+  }
+}
+
 /** Row `y` of `studioLuma(image, round)` into `out` (width samples), for kernels that stream rows. */
 export function studioLumaRow(image: PixelBuffer, y: number, round: boolean, out: Float32Array): void {
   const { data, width, channels } = image;
+  if (data instanceof Uint8Array) {
+    if (round) lumaBytesRounded(data, channels, out, y * width, 0, width);
+    else lumaBytes(data, channels, out, y * width, 0, width);
+    return;
+  }
   let p = y * width * channels;
   if (channels >= 3) {
     for (let x = 0; x < width; x++, p += channels) {
@@ -68,14 +105,15 @@ export function studioLumaPlanes(image: PixelBuffer, shared = false): LumaPlanes
   return planes;
 }
 
-/** Empty luma planes for `image` (undefined for float pixels), in shared memory when `shared`. */
-export function allocateLumaPlanes(image: PixelBuffer, shared: boolean): LumaPlanes | undefined {
+/**
+ * Empty luma planes for `image` (undefined for float pixels), in shared memory when `shared` (true: new shared
+ * buffers; a function: buffers of at least the given size from it, e.g. a pool's reused ones).
+ */
+export function allocateLumaPlanes(image: PixelBuffer, shared: boolean | ((bytes: number) => SharedArrayBuffer)): LumaPlanes | undefined {
   if (!(image.data instanceof Uint8Array)) return undefined;
   const n = image.width * image.height;
-  return {
-    luma: new Float32Array(shared ? new SharedArrayBuffer(4 * n) : new ArrayBuffer(4 * n)),
-    rounded: new Uint8Array(shared ? new SharedArrayBuffer(n) : new ArrayBuffer(n)),
-  };
+  const buffer = typeof shared === 'function' ? shared : shared ? (bytes: number) => new SharedArrayBuffer(bytes) : (bytes: number) => new ArrayBuffer(bytes);
+  return { luma: new Float32Array(buffer(4 * n), 0, n), rounded: new Uint8Array(buffer(n), 0, n) };
 }
 
 /** Rows [y0, y1) of both luma planes of an 8-bit image, written into `planes` (a band of `studioLumaPlanes`). */
@@ -83,6 +121,22 @@ export function studioLumaPlanesRows(image: PixelBuffer, planes: LumaPlanes, y0:
   const { data, width, channels } = image;
   const { luma, rounded } = planes;
   const end = y1 * width;
+  if (data instanceof Uint8Array) {
+    if (channels >= 3) {
+      for (let i = y0 * width, p = i * channels; i < end; i++, p += channels) {
+        const y = 16 + (65.481 * data[p]! + 128.553 * data[p + 1]! + 24.966 * data[p + 2]!) * INV_255;
+        luma[i] = y;
+        rounded[i] = Math.floor(y + 0.5);
+      }
+    } else {
+      for (let i = y0 * width, p = i * channels; i < end; i++, p += channels) {
+        const y = 16 + 219 * data[p]! * INV_255;
+        luma[i] = y;
+        rounded[i] = Math.floor(y + 0.5);
+      }
+    }
+    return;
+  }
   if (channels >= 3) {
     for (let i = y0 * width, p = i * channels; i < end; i++, p += channels) {
       const y = 16 + (65.481 * data[p]! + 128.553 * data[p + 1]! + 24.966 * data[p + 2]!) / 255;

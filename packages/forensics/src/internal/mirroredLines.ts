@@ -29,3 +29,29 @@ export class MirroredLines {
     return line;
   }
 }
+
+/**
+ * Rows of an 8-bit image as they are stored (channels interleaved), padded by one pixel each side with the mirrored
+ * neighbour (pixel -1 is a copy of pixel 1, pixel `width` of pixel width - 2), in a ring of four: each row is one
+ * memory copy, no deinterleaving. Channel c of pixel x is at (x + 1) * channels + c.
+ */
+export class MirroredPixelRows {
+  private readonly ring: Uint8Array[];
+  private readonly loaded = new Int32Array(4).fill(-1);
+
+  constructor(private readonly image: PixelBuffer & { data: Uint8Array }) {
+    this.ring = Array.from({ length: 4 }, () => new Uint8Array((image.width + 2) * image.channels));
+  }
+
+  row(y: number): Uint8Array {
+    const line = this.ring[y & 3]!;
+    if (this.loaded[y & 3] !== y) {
+      const { data, width, channels } = this.image;
+      line.set(data.subarray(y * width * channels, (y + 1) * width * channels), channels);
+      line.copyWithin(0, 2 * channels, 3 * channels);
+      line.copyWithin((width + 1) * channels, (width - 1) * channels, width * channels);
+      this.loaded[y & 3] = y;
+    }
+    return line;
+  }
+}

@@ -218,3 +218,121 @@ export function float32Largest(values: Float32Array, m: number): Float32Array | 
   }
   return out;
 }
+
+/**
+ * `float32Largest(values, m)` for finite non-negative values (sign bit clear) whose histogram of bits >>> 16 is
+ * already known (`high`, 32768 bins used; counted while the values were computed): one pass instead of two, the same
+ * multiset of the m largest values.
+ */
+export function float32LargestNonNegative(values: Float32Array, high: Uint32Array, m: number): Float32Array {
+  if (m >= values.length) return Float32Array.from(values);
+  const out = new Float32Array(Math.max(0, m));
+  if (m <= 0) return out;
+  let need = m, bin = 0x7fff;
+  while (need > high[bin]!) need -= high[bin--]!;
+  const bits = new Uint32Array(values.buffer, values.byteOffset, values.length);
+  const low = new Uint32Array(65536);
+  let j = 0;
+  for (let i = 0; i < bits.length; i++) {
+    const b = bits[i]! >>> 16;
+    if (b < bin) continue;
+    if (b > bin) out[j++] = values[i]!;
+    else low[bits[i]! & 0xffff]!++;
+  }
+  for (let l = 65535; need > 0; l--) {
+    const take = Math.min(need, low[l]!);
+    if (take === 0) continue;
+    BITS[0] = ((bin << 16) | l) >>> 0;
+    out.fill(BITS_AS_FLOAT[0]!, j, j + take);
+    j += take;
+    need -= take;
+  }
+  return out;
+}
+
+/**
+ * `medianInPlace` for a Float64Array only (monomorphic, so V8 keeps it fast; the shared one sees several array types):
+ * the same value, the median of a multiset not depending on how it is selected. Reorders `values`.
+ */
+export function medianFloat64InPlace(values: Float64Array, length: number): number {
+  const half = length >> 1;
+  let lo = 0, hi = length - 1;
+  while (hi > lo) {
+    const pivot = values[(lo + hi) >> 1]!;
+    let i = lo, j = hi;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        const t = values[i]!;
+        values[i] = values[j]!;
+        values[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (half <= j) hi = j;
+    else if (half >= i) lo = i;
+    else break;
+  }
+  const upper = values[half]!;
+  if (length % 2 === 1) return upper;
+  let lower = -Infinity;
+  for (let i = 0; i < half; i++) if (values[i]! > lower) lower = values[i]!;
+  return (lower + upper) / 2;
+}
+
+/**
+ * The median (mean of the two middle values for even counts, as `medianInPlace`) of `n` non-negative, non-NaN
+ * float32 values given as their int32 bit patterns, which order like the values. Selection by a branch-free Lomuto
+ * partition (every element swapped, the store index advanced by the sign bit of x - pivot): quickselect's compares on
+ * noise mispredict about half the time, which dominated the per-block medians. Runs equal to the pivot are split off
+ * by a second pass (x <= pivot), so many equal values (flat regions) stay linear. Reorders `bits`; `floats` is a
+ * Float32Array view of the same memory (to read the values back).
+ */
+export function medianOfNonNegativeBits(bits: Int32Array, floats: Float32Array, n: number): number {
+  const half = n >> 1;
+  const upper = selectBits(bits, n, half);
+  if (n % 2 === 1) return floats[upper]!;
+  // Everything before the upper middle's index is <= it; the lower middle is their maximum.
+  let lower = 0;
+  for (let i = 0; i < upper; i++) {
+    const d = bits[i]! - lower;
+    lower += d & ~(d >> 31);
+  }
+  BITS[0] = lower;
+  return (BITS_AS_FLOAT[0]! + floats[upper]!) / 2;
+}
+
+/** Index (always `k`) holding the k-th smallest of bits[0..n) after a partial sort: everything before it is <= it. */
+function selectBits(v: Int32Array, n: number, k: number): number {
+  let lo = 0, hi = n - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const pivot = v[mid]!;
+    v[mid] = v[hi]!;
+    v[hi] = pivot;
+    let store = lo;
+    for (let i = lo; i < hi; i++) {
+      const x = v[i]!;
+      v[i] = v[store]!;
+      v[store] = x;
+      store += (x - pivot) >>> 31;
+    }
+    v[hi] = v[store]!;
+    v[store] = pivot;
+    if (store === k) return k;
+    if (store > k) { hi = store - 1; continue; }
+    // Split the values equal to the pivot off the right part: [store + 1, equalEnd) == pivot.
+    let equalEnd = store + 1;
+    for (let i = store + 1; i <= hi; i++) {
+      const x = v[i]!;
+      v[i] = v[equalEnd]!;
+      v[equalEnd] = x;
+      equalEnd += (x - pivot - 1) >>> 31;
+    }
+    if (k < equalEnd) return k;
+    lo = equalEnd;
+  }
+  return k;
+}

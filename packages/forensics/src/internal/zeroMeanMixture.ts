@@ -20,6 +20,22 @@ export function logNormal(x: number, mu: number, sigma: number): number {
 }
 
 /**
+ * Per value, logNormal(x, 0, sigma0) - logNormal(x, mu1, sigma1), x = `degenerate` where the value is not finite, as
+ * float32: the same operations as the two calls, with their logs of sigma taken once.
+ */
+export function logLikelihoodRatios(values: Float32Array, { sigma0, mu1, sigma1 }: Pick<ZeroMeanMixture, 'sigma0' | 'mu1' | 'sigma1'>, degenerate: number): Float32Array {
+  const out = new Float32Array(values.length);
+  const log0 = Math.log(sigma0), log1 = Math.log(sigma1);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    const x = v - v === 0 ? v : degenerate;
+    const z0 = (x - 0) / sigma0, z1 = (x - mu1) / sigma1;
+    out[i] = (-0.5 * z0 * z0 - log0 - LOG_SQRT_2PI) - (-0.5 * z1 * z1 - log1 - LOG_SQRT_2PI);
+  }
+  return out;
+}
+
+/**
  * Expectation-maximisation for x ~ (1-w) N(0, s0^2) + w N(m1, s1^2), as Ferrara et al. 2012 (section IV) fit their
  * CFA feature: the zero-mean component models regions without demosaicing traces. Standard deviations have a floor
  * of `minSigma` so a degenerate component cannot collapse onto one value.

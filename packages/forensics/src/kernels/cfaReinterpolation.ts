@@ -1,5 +1,5 @@
-import { BAYER_PATTERNS, bayerBlockErrors, bayerBlockSums, bayerErrorsFromSums } from '../internal/bayerErrors.js';
-import type { BayerBlockErrors, BayerBlockSums } from '../internal/bayerErrors.js';
+import { BAYER_PATTERNS, bayerBandErrors, bayerBlockErrors, withBestLayout } from '../internal/bayerErrors.js';
+import type { BayerBandErrors, BayerBlockErrors } from '../internal/bayerErrors.js';
 import { clamp01, concatFloat64, medianInPlace, quantile } from '../internal/stats.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
 import { expectIntegerInRange, expectMinimumSize, expectNumberInRange, expectPixelBuffer } from '../validate.js';
@@ -105,14 +105,36 @@ export function cfaReinterpolationFromErrors({ blocksWide, blocksHigh, errors, s
  * (all rows up to that size; at 12 MP and 1.5 MP every 8th row of blocks).
  */
 export function greenLatticeParity(image: PixelBuffer, blockSize = 16, smoothStd = 5, sampledPixels = Infinity): 0 | 1 {
-  const stride = Math.max(1, Math.floor((image.width * image.height) / sampledPixels));
+  const stride = layoutSampleStride(image, sampledPixels);
   if (stride === 1) return BAYER_PATTERNS[bayerBlockErrors(image, blockSize, smoothStd).best]!.greenParity;
-  // Only the sampled rows of blocks, one after another: the rows left out would have no textured (block, channel)
-  // pair, so the mean error per layout, and the best layout, are those of the whole image's strided sums, without
-  // computing errors for blocks that were not measured.
-  const rows: BayerBlockSums[] = [];
-  for (let by = 0; by < Math.ceil(image.height / blockSize); by += stride) rows.push(bayerBlockSums(image, blockSize, by, by + 1));
-  const join = (key: keyof BayerBlockSums): Float64Array => concatFloat64(rows.map((r) => r[key]));
-  const sums = { sums: join('sums'), moments: join('moments'), count: join('count') };
-  return BAYER_PATTERNS[bayerErrorsFromSums(image.width, rows.length * blockSize, blockSize, smoothStd, sums).best]!.greenParity;
+  return parityOfSampledRows(image, blockSize, smoothStd, [sampledLayoutErrors(image, blockSize, stride, 0, image.height)]);
+}
+
+/** Every k-th row of blocks is measured for the layout choice, k = max(1, floor(width * height / sampledPixels)). */
+export function layoutSampleStride(image: PixelBuffer, sampledPixels: number): number {
+  return Math.max(1, Math.floor((image.width * image.height) / sampledPixels));
+}
+
+/**
+ * Errors of the sampled rows of blocks (every `stride`-th) whose first pixel row is in [yStart, yEnd), one after
+ * another: a part of the layout choice that a band of rows can compute.
+ */
+export function sampledLayoutErrors(image: PixelBuffer, blockSize: number, stride: number, yStart: number, yEnd: number): BayerBandErrors {
+  const first = Math.ceil(Math.ceil(yStart / blockSize) / stride) * stride, end = Math.min(Math.ceil(image.height / blockSize), Math.ceil(yEnd / blockSize));
+  if (stride === 1) return bayerBandErrors(image, blockSize, first, Math.max(first, end));
+  const rows: BayerBandErrors[] = [];
+  for (let by = first; by < end; by += stride) rows.push(bayerBandErrors(image, blockSize, by, by + 1));
+  return { errors: BAYER_PATTERNS.map((_, k) => concatFloat64(rows.map((r) => r.errors[k]!))), stds: concatFloat64(rows.map((r) => r.stds)) };
+}
+
+/**
+ * Green parity of the best layout over the sampled rows' errors (parts in row order). The rows left out would have
+ * no textured (block, channel) pair, so the mean error per layout, and the best layout, are those of the whole
+ * image's strided errors, without computing errors for blocks that were not measured.
+ */
+export function parityOfSampledRows(image: PixelBuffer, blockSize: number, smoothStd: number, parts: BayerBandErrors[]): 0 | 1 {
+  const errors = BAYER_PATTERNS.map((_, k) => concatFloat64(parts.map((p) => p.errors[k]!)));
+  const stds = concatFloat64(parts.map((p) => p.stds));
+  const blocksWide = Math.ceil(image.width / blockSize);
+  return BAYER_PATTERNS[withBestLayout(blocksWide, stds.length / (3 * blocksWide), { errors, stds }, smoothStd).best]!.greenParity;
 }

@@ -1,8 +1,10 @@
 import { cfaBlockFeatures } from '../internal/cfaBlockFeatures.js';
-import { windowMedian, windowSum } from '../internal/convolve.js';
-import { greenLatticeParity } from './cfaReinterpolation.js';
+import { windowMedian5x5 } from '../internal/windowMedian5x5.js';
+import { windowSum } from '../internal/convolve.js';
+import { greenLatticeParity, layoutSampleStride, parityOfSampledRows, sampledLayoutErrors } from './cfaReinterpolation.js';
+import type { BayerBandErrors } from '../internal/bayerErrors.js';
 import { clamp01, evenSubsample, finiteValues, quantile } from '../internal/stats.js';
-import { fitZeroMeanMixture, logNormal } from '../internal/zeroMeanMixture.js';
+import { fitZeroMeanMixture, logLikelihoodRatios } from '../internal/zeroMeanMixture.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
 import { expectIntegerInRange, expectMinimumSize, expectNumberInRange, expectPixelBuffer } from '../validate.js';
 
@@ -70,8 +72,14 @@ export interface CfaVariancePlan {
   lattice: 0 | 1;
 }
 
-/** Validates the options and chooses the lattice (first step of `cfaVarianceMap`; the pool runs it once per image). */
+/** Validates the options and chooses the lattice (first step of `cfaVarianceMap`). */
 export function planCfaVariance(image: PixelBuffer, options: CfaVarianceMapOptions = {}): CfaVariancePlan {
+  const o = cfaVarianceOptions(image, options);
+  return { options: o, lattice: o.lattice === 'auto' ? greenLatticeParity(image, LAYOUT_BLOCK, LAYOUT_SMOOTH_STD, LATTICE_SAMPLED_PIXELS) : o.lattice };
+}
+
+/** Options merged over the defaults and validated against the image. */
+export function cfaVarianceOptions(image: PixelBuffer, options: CfaVarianceMapOptions = {}): Required<CfaVarianceMapOptions> {
   const o = { ...cfaVarianceMapDefaults, ...options };
   expectPixelBuffer('image', image);
   expectIntegerInRange('blockSize', o.blockSize, 2, 256);
@@ -81,7 +89,60 @@ export function planCfaVariance(image: PixelBuffer, options: CfaVarianceMapOptio
   if (o.aggregation !== 'median' && o.aggregation !== 'sum') throw new RangeError(`Expected 'median' or 'sum' for aggregation but received ${String(o.aggregation)} of type ${typeof o.aggregation}`);
   if (o.lattice !== 0 && o.lattice !== 1 && o.lattice !== 'auto') throw new RangeError(`Expected 0, 1 or 'auto' for lattice but received ${String(o.lattice)} of type ${typeof o.lattice}`);
   expectMinimumSize('image', image, 4 * o.blockSize);
-  return { options: o, lattice: o.lattice === 'auto' ? greenLatticeParity(image, 16, 5, LATTICE_SAMPLED_PIXELS) : o.lattice };
+  return o;
+}
+
+/** Block size and smoothness threshold of the layout choice (`cfaReinterpolation`'s defaults). */
+const LAYOUT_BLOCK = 16, LAYOUT_SMOOTH_STD = 5;
+
+/**
+ * What the bands of `cfaVarianceMap` share: the validated options and, when the lattice is `auto`, the stride of the
+ * rows of blocks sampled for the layout choice. The choice itself is left to the bands (each measures the sampled
+ * rows within its own rows) and the merge: nothing image-sized runs on the caller's thread before the bands.
+ */
+export interface CfaVarianceBandPlan {
+  options: Required<CfaVarianceMapOptions>;
+  layoutStride: number;
+}
+
+export function planCfaVarianceBands(image: PixelBuffer, options: CfaVarianceMapOptions = {}): CfaVarianceBandPlan {
+  const o = cfaVarianceOptions(image, options);
+  return { options: o, layoutStride: layoutSampleStride(image, LATTICE_SAMPLED_PIXELS) };
+}
+
+/** One band's part: its block features and, for `lattice: 'auto'`, the layout errors of its sampled rows. */
+export interface CfaVarianceBand {
+  feature: Float32Array;
+  layout?: BayerBandErrors;
+}
+
+/**
+ * The block features of the rows of blocks [start, end). With `lattice: 'auto'` they are computed for lattice 1 and
+ * the merge negates them if the layout choice gives 0: swapping the lattices swaps the two running products, so the
+ * feature X - Y becomes Y - X, exactly its negation (rounding is symmetric), except +0 which stays +0 (and NaN).
+ */
+export function cfaVarianceBand(image: PixelBuffer, plan: CfaVarianceBandPlan, start: number, end: number): CfaVarianceBand {
+  const o = plan.options;
+  const feature = cfaBlockFeatures(image, o.blockSize, o.lattice === 'auto' ? 1 : o.lattice, o.windowSigma, start, end);
+  if (o.lattice !== 'auto') return { feature };
+  // The sampled rows of 16-pixel blocks that start in this band's pixel rows (the last band takes the rows below
+  // the last full block too), so the bands' parts are all the sampled rows in order.
+  const last = end === Math.floor(image.height / o.blockSize);
+  return { feature, layout: sampledLayoutErrors(image, LAYOUT_BLOCK, plan.layoutStride, start * o.blockSize, last ? image.height : end * o.blockSize) };
+}
+
+/** Joins the bands' parts in order, chooses the lattice from their layout errors and finishes as `cfaVarianceMap`. */
+export function cfaVarianceFromBands(image: PixelBuffer, plan: CfaVarianceBandPlan, parts: CfaVarianceBand[]): KernelResult {
+  const o = plan.options;
+  const feature = new Float32Array(parts.reduce((n, p) => n + p.feature.length, 0));
+  let offset = 0;
+  for (const p of parts) { feature.set(p.feature, offset); offset += p.feature.length; }
+  let lattice: 0 | 1 = o.lattice === 'auto' ? 1 : o.lattice;
+  if (o.lattice === 'auto') {
+    lattice = parityOfSampledRows(image, LAYOUT_BLOCK, LAYOUT_SMOOTH_STD, parts.map((p) => p.layout!));
+    if (lattice === 0) for (let i = 0; i < feature.length; i++) { const f = feature[i]!; if (f > 0 || f < 0) feature[i] = -f; }
+  }
+  return cfaVarianceFromFeatures(feature, image, { options: o, lattice });
 }
 
 /** Last step of `cfaVarianceMap`: mixture fit, pooled log-likelihood ratios and posterior from the block features. */
@@ -93,12 +154,8 @@ export function cfaVarianceFromFeatures(feature: Float32Array, image: PixelBuffe
   // has a zero variance has no finite feature: it is left out of the fit and given DEGENERATE in the likelihood.
   const finite = finiteValues(feature);
   const mixture = fitZeroMeanMixture(evenSubsample(finite, EM_MAX_SAMPLES));
-  const llr = new Float32Array(feature.length);
-  for (let i = 0; i < llr.length; i++) {
-    const f = Number.isFinite(feature[i]!) ? feature[i]! : DEGENERATE;
-    llr[i] = logNormal(f, 0, mixture.sigma0) - logNormal(f, mixture.mu1, mixture.sigma1);
-  }
-  const aggregated = o.aggregation === 'median' ? windowMedian(llr, bw, bh, o.aggregationRadius) : windowSum(llr, bw, bh, o.aggregationRadius);
+  const llr = logLikelihoodRatios(feature, mixture, DEGENERATE);
+  const aggregated = o.aggregation === 'median' ? windowMedian5x5(llr, bw, bh, o.aggregationRadius) : windowSum(llr, bw, bh, o.aggregationRadius);
   const probability = new Float32Array(feature.length);
   let flagged = 0;
   for (let i = 0; i < probability.length; i++) {

@@ -1,6 +1,6 @@
-import { hypot } from '../internal/hypot.js';
-import { studioLuma } from '../internal/luma.js';
-import { clamp01, concatFloat32, medianInPlace, quantile, robustCenterScale } from '../internal/stats.js';
+import { finiteHypot, hypot } from '../internal/hypot.js';
+import { lumaBytes, studioLuma } from '../internal/luma.js';
+import { clamp01, concatFloat32, medianFloat64InPlace, medianOfNonNegativeBits, quantile, robustCenterScale } from '../internal/stats.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
 import { expectIntegerInRange, expectMinimumSize, expectNumberInRange, expectPixelBuffer } from '../validate.js';
 
@@ -46,8 +46,7 @@ export function edgeAnomalyMap(image: PixelBuffer, options: EdgeAnomalyMapOption
 /** `edgeAnomalyMap` on a precomputed `studioLuma(image, false)` (computed here when not given). */
 export function edgeAnomalyFromLuma(image: PixelBuffer, options: EdgeAnomalyMapOptions = {}, luma?: Float32Array): KernelResult {
   const o = edgeAnomalyOptions(image, options);
-  const y = luma ?? studioLuma(image, false);
-  return edgeAnomalyFromBands(image, [edgeBlockFeatures(y, image.width, image.height, o, 0, Math.floor(image.height / o.blockSize))], o);
+  return edgeAnomalyFromBands(image, [edgeBlockFeatures(luma ?? image, image.width, image.height, o, 0, Math.floor(image.height / o.blockSize))], o);
 }
 
 /** Options merged over the defaults and validated against the image (first step of `edgeAnomalyMap`). */
@@ -72,78 +71,186 @@ export interface EdgeBlockFeatures {
 /**
  * Edge strength, sharpness and blocking of the blocks in the rows of blocks [blockRowStart, blockRowEnd), from the
  * luma of the whole image (a block reads the pixel rows next to it): bands concatenate to the whole image's features.
+ * `source` is the luma plane (`studioLuma(image, false)`) or the image: for 8-bit pixels the luma of each row of
+ * blocks (and the row above and below it) is then computed into a small buffer instead of a full-size plane.
  */
-export function edgeBlockFeatures(y: Float32Array, width: number, height: number, o: Required<EdgeAnomalyMapOptions>, blockRowStart: number, blockRowEnd: number): EdgeBlockFeatures {
+export function edgeBlockFeatures(source: Float32Array | PixelBuffer, width: number, height: number, o: Required<EdgeAnomalyMapOptions>, blockRowStart: number, blockRowEnd: number): EdgeBlockFeatures {
   const B = o.blockSize;
   const bw = Math.floor(width / B), nb = bw * (blockRowEnd - blockRowStart);
-  const strength = new Float32Array(nb), sharpness = new Float32Array(nb), blocking = new Float32Array(nb);
-  for (let by = blockRowStart; by < blockRowEnd; by++) {
-    for (let bx = 0; bx < bw; bx++) {
-      let sum = 0, maxMag = 0, lo = Infinity, hi = -Infinity;
-      let across = 0, nAcross = 0, inside = 0, nInside = 0;
-      // Blocks clear of the image border (all but the outer ring) need no clamping and no first-row/column tests.
-      const interior = bx > 0 && by > 0 && (bx + 1) * B < width && (by + 1) * B < height;
-      for (let v = 0; v < B; v++) {
-        const yy = by * B + v;
-        const up = Math.max(0, yy - 1) * width, row = yy * width, down = Math.min(height - 1, yy + 1) * width;
-        const rowAcross = yy % 8 === 0;
-        if (interior) {
-          for (let xx = bx * B, end = xx + B; xx < end; xx++) {
-            const l = xx - 1, r = xx + 1;
-            const gx = y[up + r]! + 2 * y[row + r]! + y[down + r]! - y[up + l]! - 2 * y[row + l]! - y[down + l]!;
-            const gy = y[down + l]! + 2 * y[down + xx]! + y[down + r]! - y[up + l]! - 2 * y[up + xx]! - y[up + r]!;
-            const mag = hypot(gx, gy);
-            sum += mag;
-            if (mag > maxMag) maxMag = mag;
-            const val = y[row + xx]!;
-            if (val < lo) lo = val;
-            if (val > hi) hi = val;
-            const dx = Math.abs(val - y[row + l]!);
-            if ((xx & 7) === 0) { across += dx; nAcross++; } else { inside += dx; nInside++; }
-            const dy = Math.abs(val - y[up + xx]!);
-            if (rowAcross) { across += dy; nAcross++; } else { inside += dy; nInside++; }
-          }
-          continue;
-        }
-        for (let u = 0; u < B; u++) {
-          const xx = bx * B + u;
-          const l = Math.max(0, xx - 1), r = Math.min(width - 1, xx + 1);
-          const gx = y[up + r]! + 2 * y[row + r]! + y[down + r]! - y[up + l]! - 2 * y[row + l]! - y[down + l]!;
-          const gy = y[down + l]! + 2 * y[down + xx]! + y[down + r]! - y[up + l]! - 2 * y[up + xx]! - y[up + r]!;
-          const mag = hypot(gx, gy);
-          sum += mag;
-          if (mag > maxMag) maxMag = mag;
-          const val = y[row + xx]!;
-          if (val < lo) lo = val;
-          if (val > hi) hi = val;
-          if (xx > 0) {
-            const d = Math.abs(val - y[row + xx - 1]!);
-            if (xx % 8 === 0) { across += d; nAcross++; } else { inside += d; nInside++; }
-          }
-          if (yy > 0) {
-            const d = Math.abs(val - y[up + xx]!);
-            if (yy % 8 === 0) { across += d; nAcross++; } else { inside += d; nInside++; }
-          }
-        }
-      }
-      const b = (by - blockRowStart) * bw + bx;
-      strength[b] = sum / (B * B);
-      sharpness[b] = hi - lo >= o.minContrast ? maxMag / (4 * (hi - lo)) : Number.NaN;
-      const meanInside = nInside ? inside / nInside : 0;
-      blocking[b] = meanInside > 0.25 && nAcross ? across / nAcross / meanInside : Number.NaN;
-    }
+  const out: EdgeBlockFeatures = { strength: new Float32Array(nb), sharpness: new Float32Array(nb), blocking: new Float32Array(nb) };
+  const plane = source instanceof Float32Array ? source : source.data instanceof Uint8Array ? undefined : studioLuma(source, false);
+  if (plane) {
+    // Luma in [16, 256) (any 8-bit image's) makes every Sobel sum and every step sum exact in float64, whatever the
+    // order of the additions: the interior blocks then take a faster, reordered loop with the same results.
+    const exact = lumaInExactRange(plane, Math.max(0, blockRowStart * B - 1) * width, Math.min(height, blockRowEnd * B + 1) * width);
+    for (let by = blockRowStart; by < blockRowEnd; by++) blockRowFeatures(plane, 0, exact, width, height, o, by, (by - blockRowStart) * bw, out);
+    return out;
   }
-  return { strength, sharpness, blocking };
+  // 8-bit pixels: rows [by * B - 1, by * B + B] (clamped) of luma in a buffer; the two rows shared with the next row of
+  // blocks are moved to its top instead of computed again. Their luma lies in [16, 236): exact.
+  const image = source as PixelBuffer;
+  const rows = new Float32Array((B + 2) * width);
+  let first = -1, last = -1;
+  for (let by = blockRowStart; by < blockRowEnd; by++) {
+    const from = Math.max(0, by * B - 1), to = Math.min(height - 1, by * B + B);
+    let next = from;
+    if (last >= from) {
+      rows.copyWithin(0, (from - first) * width, (last - first + 1) * width);
+      next = last + 1;
+    }
+    for (let r = next; r <= to; r++) lumaBytes(image.data as Uint8Array, image.channels, rows, r * width, (r - from) * width, width);
+    first = from; last = to;
+    blockRowFeatures(rows, from * width, true, width, height, o, by, (by - blockRowStart) * bw, out);
+  }
+  return out;
 }
 
-/** Last step of `edgeAnomalyMap`: local deviations, maps, stats and score from the bands' features in order. */
-export function edgeAnomalyFromBands(image: PixelBuffer, bands: EdgeBlockFeatures[], o: Required<EdgeAnomalyMapOptions>): KernelResult {
+/**
+ * The features of the blocks of row `by`, written from index `at`, from luma rows held in `y` from offset `shift` on
+ * (row r at (r * width - shift)); `exact`: luma in [16, 256) (`lumaInExactRange`).
+ */
+function blockRowFeatures(y: Float32Array, shift: number, exact: boolean, width: number, height: number, o: Required<EdgeAnomalyMapOptions>, by: number, at: number, out: EdgeBlockFeatures): void {
+  const B = o.blockSize;
+  const bw = Math.floor(width / B);
+  const { strength, sharpness, blocking } = out;
+  const features = new Float64Array(6);
+  for (let bx = 0; bx < bw; bx++) {
+    const b = at + bx;
+    if (exact && bx > 0 && by > 0 && (bx + 1) * B < width && (by + 1) * B < height) {
+      exactInteriorBlock(y, width, bx * B, by * B * width - shift, B, features, by * B);
+      const sum = features[0]!, maxMag = features[1]!, lo = features[2]!, hi = features[3]!, across = features[4]!, total = features[5]!;
+      const nAcross = B * (multiplesOf8(bx * B, B) + multiplesOf8(by * B, B)), nInside = 2 * B * B - nAcross;
+      strength[b] = sum / (B * B);
+      sharpness[b] = hi - lo >= o.minContrast ? maxMag / (4 * (hi - lo)) : Number.NaN;
+      const meanInside = nInside ? (total - across) / nInside : 0;
+      blocking[b] = meanInside > 0.25 && nAcross ? across / nAcross / meanInside : Number.NaN;
+      continue;
+    }
+    let sum = 0, maxMag = 0, lo = Infinity, hi = -Infinity;
+    let across = 0, nAcross = 0, inside = 0, nInside = 0;
+    for (let v = 0; v < B; v++) {
+      const yy = by * B + v;
+      const up = Math.max(0, yy - 1) * width - shift, row = yy * width - shift, down = Math.min(height - 1, yy + 1) * width - shift;
+      for (let u = 0; u < B; u++) {
+        const xx = bx * B + u;
+        const l = Math.max(0, xx - 1), r = Math.min(width - 1, xx + 1);
+        const gx = y[up + r]! + 2 * y[row + r]! + y[down + r]! - y[up + l]! - 2 * y[row + l]! - y[down + l]!;
+        const gy = y[down + l]! + 2 * y[down + xx]! + y[down + r]! - y[up + l]! - 2 * y[up + xx]! - y[up + r]!;
+        const mag = hypot(gx, gy);
+        sum += mag;
+        if (mag > maxMag) maxMag = mag;
+        const val = y[row + xx]!;
+        if (val < lo) lo = val;
+        if (val > hi) hi = val;
+        if (xx > 0) {
+          const d = Math.abs(val - y[row + xx - 1]!);
+          if (xx % 8 === 0) { across += d; nAcross++; } else { inside += d; nInside++; }
+        }
+        if (yy > 0) {
+          const d = Math.abs(val - y[up + xx]!);
+          if (yy % 8 === 0) { across += d; nAcross++; } else { inside += d; nInside++; }
+        }
+      }
+    }
+    strength[b] = sum / (B * B);
+    sharpness[b] = hi - lo >= o.minContrast ? maxMag / (4 * (hi - lo)) : Number.NaN;
+    const meanInside = nInside ? inside / nInside : 0;
+    blocking[b] = meanInside > 0.25 && nAcross ? across / nAcross / meanInside : Number.NaN;
+  }
+}
+
+/**
+ * True when every luma sample in [from, to) lies in [16, 256): float32 values there are multiples of 2^-19 below 2^8,
+ * so sums and differences of a few of them (Sobel responses, below 2^11) and block sums of up to 2^21 absolute steps
+ * (below 2^29) are exact in float64. Tested on the bit patterns: [16, 256) is [0x41800000, 0x43800000).
+ */
+function lumaInExactRange(y: Float32Array, from: number, to: number): boolean {
+  const bits = new Int32Array(y.buffer, y.byteOffset, y.length);
+  let outside = 0;
+  for (let i = from; i < to; i++) outside |= (bits[i]! - 0x41800000) >>> 0 >= 0x02000000 ? 1 : 0;
+  return outside === 0;
+}
+
+/** How many of the `n` integers from `start` are multiples of 8. */
+function multiplesOf8(start: number, n: number): number {
+  return Math.floor((start + n - 1) / 8) - Math.floor((start - 1) / 8);
+}
+
+/**
+ * Sums of one block clear of the image border (first row `top`, at `topOffset` in `y`) on exact luma
+ * (`lumaInExactRange`), into `out`: [sum of Sobel
+ * magnitudes, largest magnitude, luma min, luma max, sum of steps across the 8x8 grid, sum of all steps]. The
+ * magnitudes are added in the same order as the generic loop (their sum rounds); the Sobel responses come from
+ * sliding column sums (3 loads per pixel instead of 12) and the steps inside the grid are the total minus those
+ * across, which only exactness makes equal to the generic loop's.
+ */
+function exactInteriorBlock(y: Float32Array, width: number, x0: number, topOffset: number, B: number, out: Float64Array, top: number): void {
+  let sum = 0, maxMag = 0, lo = Infinity, hi = -Infinity, across = 0, total = 0;
+  for (let v = 0; v < B; v++) {
+    const row = topOffset + v * width, up = row - width, down = row + width;
+    const rowAcross = ((top + v) & 7) === 0;
+    const l = x0 - 1;
+    let upC = y[up + l]!, downC = y[down + l]!;
+    let vL = upC + 2 * y[row + l]! + downC, dL = downC - upC;
+    let rowL = y[row + l]!;
+    upC = y[up + x0]!; downC = y[down + x0]!;
+    let rowC = y[row + x0]!;
+    let vC = upC + 2 * rowC + downC, dC = downC - upC;
+    for (let xx = x0, end = x0 + B; xx < end; xx++) {
+      const upR = y[up + xx + 1]!, rowR = y[row + xx + 1]!, downR = y[down + xx + 1]!;
+      const vR = upR + 2 * rowR + downR, dR = downR - upR;
+      const mag = finiteHypot(vR - vL, dL + 2 * dC + dR);
+      sum += mag;
+      if (mag > maxMag) maxMag = mag;
+      if (rowC < lo) lo = rowC;
+      if (rowC > hi) hi = rowC;
+      const dx = Math.abs(rowC - rowL), dy = Math.abs(rowC - upC);
+      total += dx + dy;
+      if ((xx & 7) === 0) across += dx;
+      if (rowAcross) across += dy;
+      vL = vC; dL = dC; vC = vR; dC = dR;
+      rowL = rowC; rowC = rowR; upC = upR;
+    }
+  }
+  out[0] = sum; out[1] = maxMag; out[2] = lo; out[3] = hi; out[4] = across; out[5] = total;
+}
+
+/** One band's features with the differences from their neighbourhood medians (`localDifference`) of its rows. */
+export interface EdgeBlockBand extends EdgeBlockFeatures {
+  sharpDiff: Float32Array;
+  blockDiff: Float32Array;
+}
+
+/**
+ * The features of the rows of blocks [blockRowStart, blockRowEnd) and their differences from the neighbourhood
+ * medians, from the features of those rows and `neighbourhood` rows of blocks either side (computed again, the same
+ * values): a pool's worker does the medians of its band, leaving only the image-wide scale to the merge.
+ */
+export function edgeBlockBand(source: Float32Array | PixelBuffer, width: number, height: number, o: Required<EdgeAnomalyMapOptions>, blockRowStart: number, blockRowEnd: number): EdgeBlockBand {
+  const B = o.blockSize, r = o.neighbourhood;
+  const bw = Math.floor(width / B), bh = Math.floor(height / B);
+  const from = Math.max(0, blockRowStart - r), to = Math.min(bh, blockRowEnd + r);
+  const f = edgeBlockFeatures(source, width, height, o, from, to);
+  const own = (a: Float32Array): Float32Array => a.slice((blockRowStart - from) * bw, (blockRowEnd - from) * bw);
+  return {
+    strength: own(f.strength), sharpness: own(f.sharpness), blocking: own(f.blocking),
+    sharpDiff: localDifference(f.sharpness, bw, from, bh, r, blockRowStart, blockRowEnd),
+    blockDiff: localDifference(f.blocking, bw, from, bh, r, blockRowStart, blockRowEnd),
+  };
+}
+
+/**
+ * Last step of `edgeAnomalyMap`: local deviations, maps, stats and score from the bands' features in order (bands
+ * from `edgeBlockBand` bring their differences from the neighbourhood medians; for the others they are computed here).
+ */
+export function edgeAnomalyFromBands(image: PixelBuffer, bands: Array<EdgeBlockFeatures & Partial<EdgeBlockBand>>, o: Required<EdgeAnomalyMapOptions>): KernelResult {
   const B = o.blockSize;
   const bw = Math.floor(image.width / B), bh = Math.floor(image.height / B), nb = bw * bh;
-  const join = (key: keyof EdgeBlockFeatures): Float32Array => (bands.length === 1 ? bands[0]![key] : concatFloat32(bands.map((b) => b[key])));
+  const join = (key: keyof EdgeBlockBand): Float32Array => (bands.length === 1 ? bands[0]![key]! : concatFloat32(bands.map((b) => b[key]!)));
   const strength = join('strength'), sharpness = join('sharpness'), blocking = join('blocking');
-  const sharpZ = localDeviation(sharpness, bw, bh, o.neighbourhood);
-  const blockZ = localDeviation(blocking, bw, bh, o.neighbourhood);
+  const withDiffs = bands.every((b) => b.sharpDiff && b.blockDiff);
+  const sharpZ = scaleDeviation(withDiffs ? join('sharpDiff') : localDifference(sharpness, bw, 0, bh, o.neighbourhood, 0, bh));
+  const blockZ = scaleDeviation(withDiffs ? join('blockDiff') : localDifference(blocking, bw, 0, bh, o.neighbourhood, 0, bh));
   const anomaly = new Float32Array(nb);
   let flagged = 0;
   for (let i = 0; i < nb; i++) {
@@ -167,28 +274,46 @@ export function edgeAnomalyFromBands(image: PixelBuffer, bands: EdgeBlockFeature
   };
 }
 
-/** |value - median of its (2r+1)^2 neighbourhood| over the image's robust spread of that difference; NaN stays NaN. */
-function localDeviation(values: Float32Array, bw: number, bh: number, r: number): Float32Array {
-  const diff = new Float32Array(values.length);
+/**
+ * value - median of its (2r+1)^2 neighbourhood (clipped to the bh rows of blocks; NaN stays NaN, fewer than 3 finite
+ * neighbours give NaN) for the rows of blocks [rowFrom, rowTo), from `values` holding the rows from `firstRow` on
+ * (all those the neighbourhoods reach).
+ */
+function localDifference(values: Float32Array, bw: number, firstRow: number, bh: number, r: number, rowFrom: number, rowTo: number): Float32Array {
+  const diff = new Float32Array((rowTo - rowFrom) * bw);
   const scratch = new Float64Array((2 * r + 1) ** 2);
-  for (let by = 0; by < bh; by++) {
+  // The neighbours' float32 bit patterns too: when all are non-negative (sharpness and blocking are), their median
+  // comes from the branch-free selection on the bits (the same value; compares on noise mispredict).
+  const valueBits = new Int32Array(values.buffer, values.byteOffset, values.length);
+  const bits = new Int32Array(scratch.length), floats = new Float32Array(bits.buffer);
+  for (let by = rowFrom; by < rowTo; by++) {
     for (let bx = 0; bx < bw; bx++) {
-      const v = values[by * bw + bx]!;
-      if (!Number.isFinite(v)) { diff[by * bw + bx] = Number.NaN; continue; }
-      let n = 0;
+      const at = (by - rowFrom) * bw + bx;
+      const v = values[(by - firstRow) * bw + bx]!;
+      if (!Number.isFinite(v)) { diff[at] = Number.NaN; continue; }
+      let n = 0, signs = 0;
       for (let dy = -r; dy <= r; dy++) {
         const yy = by + dy;
         if (yy < 0 || yy >= bh) continue;
         for (let dx = -r; dx <= r; dx++) {
           const xx = bx + dx;
           if (xx < 0 || xx >= bw || (dx === 0 && dy === 0)) continue;
-          const w = values[yy * bw + xx]!;
-          if (Number.isFinite(w)) scratch[n++] = w;
+          const i = (yy - firstRow) * bw + xx;
+          const w = values[i]!;
+          if (!Number.isFinite(w)) continue;
+          scratch[n] = w;
+          signs |= bits[n++] = valueBits[i]!;
         }
       }
-      diff[by * bw + bx] = n >= 3 ? v - medianInPlace(scratch, n) : Number.NaN;
+      if (n < 3) { diff[at] = Number.NaN; continue; }
+      diff[at] = v - (signs >= 0 ? medianOfNonNegativeBits(bits, floats, n) : medianFloat64InPlace(scratch, n));
     }
   }
+  return diff;
+}
+
+/** |difference| over the image's robust spread of the differences (`localDifference` of every row), in place. */
+function scaleDeviation(diff: Float32Array): Float32Array {
   const { scale } = robustCenterScale(diff);
   const s = Math.max(scale, 1e-6);
   for (let i = 0; i < diff.length; i++) diff[i] = Math.abs(diff[i]!) / s;

@@ -1,7 +1,8 @@
-import { blockMean } from '../internal/blocks.js';
+import { blockMean, blockMeansFromSums } from '../internal/blocks.js';
+import { medianResidualSweep } from '../internal/medianResidualSweep.js';
 import { studioLuma } from '../internal/luma.js';
 import { medianResidualRows } from '../internal/median3x3.js';
-import { clamp01, concatFloat32, float32Largest, outlierFraction, quantile, selectKth } from '../internal/stats.js';
+import { clamp01, concatFloat32, float32Largest, float32LargestNonNegative, outlierFraction, quantile, selectKth } from '../internal/stats.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
 import { expectIntegerInRange, expectMinimumSize, expectNumberInRange, expectPixelBuffer } from '../validate.js';
 
@@ -34,8 +35,7 @@ export function medianResidualMap(image: PixelBuffer, options: MedianResidualMap
 /** `medianResidualMap` on a precomputed `studioLuma(image, false)` (computed here when not given). */
 export function medianResidualFromLuma(image: PixelBuffer, options: MedianResidualMapOptions = {}, luma?: Float32Array): KernelResult {
   const o = medianResidualOptions(image, options);
-  const y = luma ?? studioLuma(image, false);
-  const band = medianResidualBand(y, image.width, image.height, o.blockSize, 0, Math.ceil(image.height / o.blockSize));
+  const band = medianResidualBand(luma ?? image, image.width, image.height, o.blockSize, 0, Math.ceil(image.height / o.blockSize));
   return medianResidualFromBands(image, [band], o);
 }
 
@@ -64,11 +64,24 @@ export interface MedianResidualBand {
   largest?: Float32Array;
 }
 
-/** The residual and block means of the rows of blocks [blockRowStart, blockRowEnd): bands concatenate to the whole. */
-export function medianResidualBand(luma: Float32Array, width: number, height: number, blockSize: number, blockRowStart: number, blockRowEnd: number): MedianResidualBand {
+/**
+ * The residual and block means of the rows of blocks [blockRowStart, blockRowEnd): bands concatenate to the whole.
+ * `source` is the luma plane (`studioLuma(image, false)`) or the image, whose luma is then computed row by row. With
+ * `out` (the band's rows of the whole map, e.g. in shared memory) the residual is written there and returned as it.
+ */
+export function medianResidualBand(source: Float32Array | PixelBuffer, width: number, height: number, blockSize: number, blockRowStart: number, blockRowEnd: number, out?: Float32Array): MedianResidualBand {
   const y0 = blockRowStart * blockSize, y1 = Math.min(height, blockRowEnd * blockSize);
-  const residual = medianResidualRows(luma, width, height, y0, y1);
-  const largest = float32Largest(residual, displayTail(width * height));
+  const tail = displayTail(width * height);
+  const sweep = source instanceof Float32Array || source.data instanceof Uint8Array ? medianResidualSweep(source, width, height, blockSize, y0, y1, out) : undefined;
+  if (sweep) {
+    const largest = sweep.finite ? float32LargestNonNegative(sweep.residual, sweep.high, tail) : undefined;
+    return { residual: sweep.residual, blocks: blockMeansFromSums(sweep.sums, width, y1 - y0, blockSize), ...(largest ? { largest } : {}) };
+  }
+  // Float pixels, or a luma plane with negative samples: the separate passes.
+  const plane = source instanceof Float32Array ? source : studioLuma(source, false);
+  let residual = medianResidualRows(plane, width, height, y0, y1);
+  if (out) { out.set(residual); residual = out; }
+  const largest = float32Largest(residual, tail);
   return { residual, blocks: blockMean(residual, width, y1 - y0, blockSize).data, ...(largest ? { largest } : {}) };
 }
 
@@ -76,7 +89,7 @@ export function medianResidualBand(luma: Float32Array, width: number, height: nu
  * The DISPLAY_QUANTILE quantile of the whole residual: from the bands' largest values when every band has them (all
  * finite: the count is then width * height, and the m-th largest of their union is the whole map's), else `quantile`.
  */
-function displayQuantile(residual: Float32Array, bands: MedianResidualBand[]): number {
+function displayQuantile(residual: Float32Array, bands: Array<{ largest?: Float32Array }>): number {
   if (!bands.every((b) => b.largest)) return quantile(residual, DISPLAY_QUANTILE);
   const m = displayTail(residual.length);
   const union = new Float64Array(bands.reduce((n, b) => n + b.largest!.length, 0));
@@ -85,10 +98,13 @@ function displayQuantile(residual: Float32Array, bands: MedianResidualBand[]): n
   return selectKth(union, union.length, union.length - m);
 }
 
-/** Last step of `medianResidualMap`: maps, stats and score from the bands in order. */
-export function medianResidualFromBands(image: PixelBuffer, bands: MedianResidualBand[], o: Required<MedianResidualMapOptions>): KernelResult {
+/**
+ * Last step of `medianResidualMap`: maps, stats and score from the bands in order; `residual` is the whole map when
+ * the bands wrote their rows into it (then their `residual` is not read), else the bands' residuals are joined.
+ */
+export function medianResidualFromBands(image: PixelBuffer, bands: Array<Omit<MedianResidualBand, 'residual'> & { residual?: Float32Array }>, o: Required<MedianResidualMapOptions>, whole?: Float32Array): KernelResult {
   const { width, height } = image;
-  const residual = bands.length === 1 ? bands[0]!.residual : concatFloat32(bands.map((b) => b.residual));
+  const residual = whole ?? (bands.length === 1 ? bands[0]!.residual! : concatFloat32(bands.map((b) => b.residual!)));
   const blocks = { data: bands.length === 1 ? bands[0]!.blocks : concatFloat32(bands.map((b) => b.blocks)), width: Math.ceil(width / o.blockSize), height: Math.ceil(height / o.blockSize) };
   const inconsistent = outlierFraction(blocks.data, o.outlierZ, true, 0.05);
   return {

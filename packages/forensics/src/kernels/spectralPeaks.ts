@@ -1,5 +1,5 @@
 import { accumulateMagnitude2d } from '../internal/fft2.js';
-import { studioLumaRow } from '../internal/luma.js';
+import { lumaBytes, studioLumaRow } from '../internal/luma.js';
 import { clamp01, medianInPlace } from '../internal/stats.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
 import { expectIntegerInRange, expectMinimumSize, expectNumberInRange, expectPixelBuffer } from '../validate.js';
@@ -112,11 +112,17 @@ export function spectralPeaksFromLuma(image: PixelBuffer, options: SpectralPeaks
 function tilePMap(image: PixelBuffer, tx: number, ty: number, n: number, luma: Float32Array, tile: Float64Array, lumaPlane: Float32Array | undefined): number {
   const { width } = image;
   const m = n + 2;
-  const row = new Float32Array(lumaPlane ? 0 : width);
+  const bytes = image.data instanceof Uint8Array ? image.data : undefined;
+  const row = new Float32Array(lumaPlane || bytes ? 0 : width);
   for (let r = 0; r < m; r++) {
     const start = (ty - 1 + r) * width + tx - 1;
     if (lumaPlane) {
       luma.set(lumaPlane.subarray(start, start + m), r * m);
+      continue;
+    }
+    // 8-bit pixels: the luma of the tile's span of the row only (the same values as the whole row's).
+    if (bytes) {
+      lumaBytes(bytes, image.channels, luma, start, r * m, m);
       continue;
     }
     studioLumaRow(image, ty - 1 + r, false, row);

@@ -1,7 +1,7 @@
 import { DB8_DECOMPOSITION_HIGH } from '../internal/db8.js';
-import { analyseColumns16, analyseLumaRows, rowsReadByColumns } from '../internal/dwt.js';
+import { StreamedDetail16 } from '../internal/dwt.js';
 import type { LumaPlanes } from '../internal/luma.js';
-import { clamp01, concatFloat32, medianInPlace, outlierFraction, quantile } from '../internal/stats.js';
+import { clamp01, concatFloat32, medianInPlace, medianOfNonNegativeBits, outlierFraction, quantile } from '../internal/stats.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
 import { expectIntegerInRange, expectMinimumSize, expectNumberInRange, expectPixelBuffer } from '../validate.js';
 
@@ -60,25 +60,43 @@ export function waveletBlocks(image: PixelBuffer, blockSize: number): [number, n
 }
 
 /**
- * Noise sigma of the blocks in the rows of blocks [blockRowStart, blockRowEnd): the row pass over only the image rows
- * their HH1 coefficients read, then the column pass and the block medians. Bands concatenate to the whole map.
+ * Noise sigma of the blocks in the rows of blocks [blockRowStart, blockRowEnd): the HH1 coefficients of each row of
+ * blocks streamed from the luma rows they read (`StreamedDetail16`), then the block medians. Bands concatenate to the
+ * whole map.
  */
 export function waveletNoiseBand(image: PixelBuffer, o: Required<WaveletNoiseMapOptions>, luma: LumaPlanes | undefined, blockRowStart: number, blockRowEnd: number): Float32Array {
   const [bw] = waveletBlocks(image, o.blockSize);
-  const keepW = bw * o.blockSize;
-  const o0 = blockRowStart * o.blockSize, o1 = blockRowEnd * o.blockSize;
-  const [first, last] = rowsReadByColumns(o0, o1, image.height, DB8_DECOMPOSITION_HIGH.length);
+  const B = o.blockSize, keepW = bw * B;
   const plane = luma ? (o.roundLuma ? luma.rounded : luma.luma) : undefined;
-  const rows = analyseLumaRows(image, o.roundLuma, DB8_DECOMPOSITION_HIGH, keepW, plane, first, last + 1);
-  const hh = analyseColumns16(rows, keepW, image.height, DB8_DECOMPOSITION_HIGH, 0, o0, o1, first);
+  // HH one row of blocks at a time (B rows of coefficients), streamed: no full-size intermediate planes.
+  const detail = new StreamedDetail16(image, o.roundLuma, DB8_DECOMPOSITION_HIGH, keepW, plane);
+  const hh = new Float32Array(B * keepW);
   const map = new Float32Array(bw * (blockRowEnd - blockRowStart));
-  const scratch = new Float64Array(o.blockSize * o.blockSize);
+  const scratch = new Float64Array(B * B);
+  // |HH| as float32 bit patterns (sign bit cleared): selected by integer compares without branches.
+  const hhBits = new Int32Array(hh.buffer);
+  const bits = new Int32Array(B * B), floats = new Float32Array(bits.buffer);
   for (let by = 0; by < blockRowEnd - blockRowStart; by++) {
+    for (let v = 0; v < B; v++) detail.detailRow((blockRowStart + by) * B + v, hh, v * keepW);
     for (let bx = 0; bx < bw; bx++) {
-      let n = 0;
-      for (let v = 0; v < o.blockSize; v++) {
-        const row = (by * o.blockSize + v) * keepW + bx * o.blockSize;
-        for (let u = 0; u < o.blockSize; u++) scratch[n++] = Math.abs(hh[row + u]!);
+      let n = 0, nan = 0;
+      for (let v = 0; v < B; v++) {
+        const row = v * keepW + bx * B;
+        for (let u = 0; u < B; u++) {
+          const b = hhBits[row + u]! & 0x7fffffff;
+          nan |= 0x7f800000 - b;
+          bits[n++] = b;
+        }
+      }
+      if (nan >= 0) {
+        map[by * bw + bx] = medianOfNonNegativeBits(bits, floats, n) / 0.6745;
+        continue;
+      }
+      // A NaN coefficient (float pixels holding NaN): the comparison-based median, as before.
+      n = 0;
+      for (let v = 0; v < B; v++) {
+        const row = v * keepW + bx * B;
+        for (let u = 0; u < B; u++) scratch[n++] = Math.abs(hh[row + u]!);
       }
       map[by * bw + bx] = medianInPlace(scratch, n) / 0.6745;
     }
