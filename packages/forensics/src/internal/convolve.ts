@@ -1,4 +1,4 @@
-import { medianInPlace } from './stats.js';
+import { medianInPlace, selectKth64 } from './stats.js';
 
 /** Separable convolution with replicated borders: `kx` along rows, then `ky` along columns; both odd-length. */
 export function separableConvolve(plane: Float32Array, width: number, height: number, kx: Float64Array, ky: Float64Array): Float32Array {
@@ -113,28 +113,4 @@ function slidingMedianRow(map: Float32Array, width: number, r: number): (y: numb
       out[y * width + x] = sorted[half]!;
     }
   };
-}
-
-/** `selectKth` for Float64Array only (monomorphic), Hoare partition around the middle element. */
-function selectKth64(values: Float64Array, length: number, k: number): number {
-  let lo = 0, hi = length - 1;
-  while (hi > lo) {
-    const pivot = values[(lo + hi) >> 1]!;
-    let i = lo, j = hi;
-    while (i <= j) {
-      while (values[i]! < pivot) i++;
-      while (values[j]! > pivot) j--;
-      if (i <= j) {
-        const t = values[i]!;
-        values[i] = values[j]!;
-        values[j] = t;
-        i++;
-        j--;
-      }
-    }
-    if (k <= j) hi = j;
-    else if (k >= i) lo = i;
-    else return values[k]!;
-  }
-  return values[k]!;
 }

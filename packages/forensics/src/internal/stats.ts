@@ -1,3 +1,27 @@
+/** `selectKth` for Float64Array only (monomorphic, so V8 keeps it fast where several array types meet). */
+export function selectKth64(values: Float64Array, length: number, k: number): number {
+  let lo = 0, hi = length - 1;
+  while (hi > lo) {
+    const pivot = values[(lo + hi) >> 1]!;
+    let i = lo, j = hi;
+    while (i <= j) {
+      while (values[i]! < pivot) i++;
+      while (values[j]! > pivot) j--;
+      if (i <= j) {
+        const t = values[i]!;
+        values[i] = values[j]!;
+        values[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return values[k]!;
+  }
+  return values[k]!;
+}
+
 /** In-place quickselect on `values[0..length)`: returns the k-th smallest (0-based). Reorders `values`. */
 export function selectKth(values: Float32Array | Float64Array, length: number, k: number): number {
   let lo = 0;
@@ -256,26 +280,7 @@ export function float32LargestNonNegative(values: Float32Array, high: Uint32Arra
  */
 export function medianFloat64InPlace(values: Float64Array, length: number): number {
   const half = length >> 1;
-  let lo = 0, hi = length - 1;
-  while (hi > lo) {
-    const pivot = values[(lo + hi) >> 1]!;
-    let i = lo, j = hi;
-    while (i <= j) {
-      while (values[i]! < pivot) i++;
-      while (values[j]! > pivot) j--;
-      if (i <= j) {
-        const t = values[i]!;
-        values[i] = values[j]!;
-        values[j] = t;
-        i++;
-        j--;
-      }
-    }
-    if (half <= j) hi = j;
-    else if (half >= i) lo = i;
-    else break;
-  }
-  const upper = values[half]!;
+  const upper = selectKth64(values, length, half);
   if (length % 2 === 1) return upper;
   let lower = -Infinity;
   for (let i = 0; i < half; i++) if (values[i]! > lower) lower = values[i]!;
