@@ -70,6 +70,14 @@ export function splitRows(rows: number, n: number): Array<[number, number]> {
   return Array.from({ length: k }, (_, i) => [Math.floor((i * rows) / k), Math.floor(((i + 1) * rows) / k)] as [number, number]);
 }
 
+/**
+ * The bands of `blockRows` rows of blocks for `bands` threads, or undefined when the image is below BAND_MIN_PIXELS
+ * or there is one thread: the band policy every kernel's `plan` applies after validating its options.
+ */
+function blockRowBands(image: PixelBuffer, blockRows: number, bands: number): Array<[number, number]> | undefined {
+  return image.width * image.height < BAND_MIN_PIXELS || bands < 2 ? undefined : splitRows(blockRows, bands);
+}
+
 function concat<T extends Float32Array | Float64Array>(parts: T[], make: (n: number) => T): T {
   const out = make(parts.reduce((n, p) => n + p.length, 0));
   let offset = 0;
@@ -81,8 +89,8 @@ function concat<T extends Float32Array | Float64Array>(parts: T[], make: (n: num
 const cfaVarianceBands: KernelBands = {
   plan(input, options, bands) {
     const plan = planCfaVarianceBands(input.image, options);
-    if (input.image.width * input.image.height < BAND_MIN_PIXELS || bands < 2) return undefined;
-    return { shared: plan, rows: splitRows(Math.floor(input.image.height / plan.options.blockSize), bands) };
+    const rows = blockRowBands(input.image, Math.floor(input.image.height / plan.options.blockSize), bands);
+    return rows && { shared: plan, rows };
   },
   runBand(input, shared, [start, end]) {
     const { feature, layout } = cfaVarianceBand(input.image, shared as CfaVarianceBandPlan, start, end);
@@ -105,8 +113,8 @@ const cfaVarianceBands: KernelBands = {
 const cfaReinterpolationBands: KernelBands = {
   plan(input, options, bands) {
     const o = cfaReinterpolationOptions(input.image, options);
-    if (input.image.width * input.image.height < BAND_MIN_PIXELS || bands < 2) return undefined;
-    return { shared: o, rows: splitRows(Math.ceil(input.image.height / o.blockSize), bands) };
+    const rows = blockRowBands(input.image, Math.ceil(input.image.height / o.blockSize), bands);
+    return rows && { shared: o, rows };
   },
   runBand(input, shared, [start, end]) {
     const { errors, stds } = bayerBandErrors(input.image, (shared as Required<CfaReinterpolationOptions>).blockSize, start, end);
@@ -137,10 +145,11 @@ const errorLevelBands: KernelBands = {
     const recompressed = needsRecompressed(input);
     const o = errorLevelOptions(input.image, recompressed, options);
     const { width, height } = input.image;
-    if (width * height < BAND_MIN_PIXELS || bands < 2) return undefined;
+    const rows = blockRowBands(input.image, Math.ceil(height / o.blockSize), bands);
+    if (!rows) return undefined;
     // The generic (float) path keeps returning each band's map; the 8-bit path's parts are then only counts and sums.
     const shared: ErrorLevelPlan = { options: o, ...(errorLevelsExact(input.image, recompressed, o) ? { map: sharedMap(width, height) } : {}) };
-    return { shared, rows: splitRows(Math.ceil(height / o.blockSize), bands) };
+    return { shared, rows };
   },
   runBand(input, shared, [start, end]) {
     const { options: o, map: whole } = shared as ErrorLevelPlan;
@@ -167,9 +176,10 @@ const medianResidualBands: KernelBands = {
   plan(input, options, bands) {
     const o = medianResidualOptions(input.image, options);
     const { width, height } = input.image;
-    if (width * height < BAND_MIN_PIXELS || bands < 2) return undefined;
+    const rows = blockRowBands(input.image, Math.ceil(height / o.blockSize), bands);
+    if (!rows) return undefined;
     const shared: MedianResidualPlan = { options: o, residual: sharedMap(width, height) };
-    return { shared, rows: splitRows(Math.ceil(height / o.blockSize), bands) };
+    return { shared, rows };
   },
   runBand(input, shared, [start, end]) {
     const { image } = input;
@@ -189,8 +199,8 @@ const medianResidualBands: KernelBands = {
 const edgeAnomalyBands: KernelBands = {
   plan(input, options, bands) {
     const o = edgeAnomalyOptions(input.image, options);
-    if (input.image.width * input.image.height < BAND_MIN_PIXELS || bands < 2) return undefined;
-    return { shared: o, rows: splitRows(Math.floor(input.image.height / o.blockSize), bands) };
+    const rows = blockRowBands(input.image, Math.floor(input.image.height / o.blockSize), bands);
+    return rows && { shared: o, rows };
   },
   runBand(input, shared, [start, end]) {
     const { image } = input;
@@ -204,8 +214,8 @@ const edgeAnomalyBands: KernelBands = {
 const waveletNoiseBands: KernelBands = {
   plan(input, options, bands) {
     const o = waveletNoiseOptions(input.image, options);
-    if (input.image.width * input.image.height < BAND_MIN_PIXELS || bands < 2) return undefined;
-    return { shared: o, rows: splitRows(waveletBlocks(input.image, o.blockSize)[1], bands) };
+    const rows = blockRowBands(input.image, waveletBlocks(input.image, o.blockSize)[1], bands);
+    return rows && { shared: o, rows };
   },
   runBand(input, shared, [start, end]) {
     return { sigma: waveletNoiseBand(input.image, shared as Required<WaveletNoiseMapOptions>, input.luma, start, end) };

@@ -5,14 +5,19 @@ import { addNoise, regionMean, smoothField, toUint8 } from './synthetic.js';
 const W = 256, H = 256;
 const rect: [number, number, number, number] = [96, 96, 192, 192];
 
+/** A photo-like image saved at quality 90 whose square `rect` was last saved at quality 60, and the q90 original. */
+async function splicedImage() {
+  const base = toUint8(addNoise(smoothField(W, H, 3, 1), W, 3, 6, 2), W, H, 3);
+  const atQ90 = await recompressJpeg(base, { quality: 90 });
+  const atQ60 = await recompressJpeg(base, { quality: 60 });
+  const spliced = Uint8Array.from(atQ90.data);
+  for (let y = rect[1]; y < rect[3]; y++) for (let x = rect[0]; x < rect[2]; x++) for (let c = 0; c < 3; c++) spliced[(y * W + x) * 3 + c] = atQ60.data[(y * W + x) * 3 + c]!;
+  return { atQ90, image: { data: spliced, width: W, height: H, channels: 3 } };
+}
+
 describe('errorLevelAnalysis', () => {
   it('lights up a region last saved at another JPEG quality', async () => {
-    const base = toUint8(addNoise(smoothField(W, H, 3, 1), W, 3, 6, 2), W, H, 3);
-    const atQ90 = await recompressJpeg(base, { quality: 90 });
-    const atQ60 = await recompressJpeg(base, { quality: 60 });
-    const spliced = Uint8Array.from(atQ90.data);
-    for (let y = rect[1]; y < rect[3]; y++) for (let x = rect[0]; x < rect[2]; x++) for (let c = 0; c < 3; c++) spliced[(y * W + x) * 3 + c] = atQ60.data[(y * W + x) * 3 + c]!;
-    const image = { data: spliced, width: W, height: H, channels: 3 };
+    const { image } = await splicedImage();
     const result = errorLevelAnalysis(image, await recompressJpeg(image, { quality: 90 }));
     const map = result.maps[0]!;
     const inside = regionMean(map, rect, true), outside = regionMean(map, rect, false);
@@ -21,12 +26,7 @@ describe('errorLevelAnalysis', () => {
   });
 
   it('scores the area of the largest region of high block error levels (the re-saved square)', async () => {
-    const base = toUint8(addNoise(smoothField(W, H, 3, 1), W, 3, 6, 2), W, H, 3);
-    const atQ90 = await recompressJpeg(base, { quality: 90 });
-    const atQ60 = await recompressJpeg(base, { quality: 60 });
-    const spliced = Uint8Array.from(atQ90.data);
-    for (let y = rect[1]; y < rect[3]; y++) for (let x = rect[0]; x < rect[2]; x++) for (let c = 0; c < 3; c++) spliced[(y * W + x) * 3 + c] = atQ60.data[(y * W + x) * 3 + c]!;
-    const image = { data: spliced, width: W, height: H, channels: 3 };
+    const { atQ90, image } = await splicedImage();
     const result = errorLevelAnalysis(image, await recompressJpeg(image, { quality: 90 }));
     // The 96x96 square is 36 of the 256 16x16 blocks; the region may miss a few of its blocks but no more.
     expect(result.score).toBe(result.stats.largestOutlierRegionFraction);
