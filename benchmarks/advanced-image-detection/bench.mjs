@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { meanLatency } from '../lib/meanLatency.mjs';
 import { ADVANCED_KERNELS, analyzeImageAuthenticity } from '../../packages/engine/dist/index.js';
-import { createAiImageClassifier } from '../../packages/classifiers/dist/index.js';
+import { classifyImage } from '../../packages/classifiers/dist/index.js';
 import { analyzeImage, ForensicsPool } from '../../packages/forensics/dist/index.js';
 import { extractImageMetadata } from '../../packages/image-metadata/dist/index.js';
 import { testJpeg } from '../forensics/testImage.mjs';
@@ -33,7 +33,8 @@ async function inputOf(mp) {
 
 console.log(`input: ${existsSync(photo) ? 'Canon_40D.jpg resized' : 'synthetic photo-like JPEG (datasets not found)'}; load at start ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 const pool = new ForensicsPool({ threads: 2 });
-const classifier = createAiImageClassifier({ threads: 2 });
+// The engine's own classifier (`classifyImage`: the process-wide default, one ONNX thread), as the endpoint runs it.
+const classifier = { classify: classifyImage };
 const metadataOptions = { maxBytes: 25 * 1024 * 1024 };
 const rows = [];
 for (const mp of sizes) {

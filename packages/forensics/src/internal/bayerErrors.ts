@@ -1,5 +1,7 @@
 import type { PixelBuffer } from '../types.js';
 import { MirroredLines, MirroredPixelRows } from './mirroredLines.js';
+import { wasmModule } from './wasm.js';
+import type { WasmModule } from './wasm.js';
 
 /** The four Bayer layouts: [x, y] of the red and of the blue sample in the 2x2 cell; green on the other diagonal. */
 export const BAYER_PATTERNS = [
@@ -43,10 +45,15 @@ export function bayerBlockErrors(image: PixelBuffer, block: number, smoothStd: n
 export function withBestLayout(blocksWide: number, blocksHigh: number, { errors, stds }: BayerBandErrors, smoothStd: number): BayerBlockErrors {
   const nb = blocksWide * blocksHigh;
   if (stds.length !== nb * 3) throw new RangeError(`Expected ${nb * 3} block errors for errors but received ${stds.length} of type number`);
+  if (errors.length !== BAYER_PATTERNS.length) throw new RangeError(`Expected ${BAYER_PATTERNS.length} layouts for errors but received ${errors.length} of type number`);
+  // One pass over the pairs: each layout's sum takes its terms in pair order, as a pass per layout would.
+  const [e0, e1, e2, e3] = errors as [Float64Array, Float64Array, Float64Array, Float64Array];
+  let s0 = 0, s1 = 0, s2 = 0, s3 = 0, n = 0;
+  for (let i = 0; i < stds.length; i++) {
+    if (stds[i]! > smoothStd) { s0 += e0[i]!; s1 += e1[i]!; s2 += e2[i]!; s3 += e3[i]!; n++; }
+  }
   let best = 0, bestMean = Infinity;
-  errors.forEach((e, k) => {
-    let s = 0, n = 0;
-    for (let i = 0; i < e.length; i++) if (stds[i]! > smoothStd) { s += e[i]!; n++; }
+  [s0, s1, s2, s3].forEach((s, k) => {
     const mean = n ? s / n : Infinity;
     if (mean < bestMean) { bestMean = mean; best = k; }
   });
@@ -62,6 +69,11 @@ export function bayerBandErrors(image: PixelBuffer, block: number, blockRowStart
   const { width, height } = image;
   const bw = Math.ceil(width / block), nb = bw * (blockRowEnd - blockRowStart);
   const out: BayerBandErrors = { errors: BAYER_PATTERNS.map(() => new Float64Array(nb * 3)), stds: new Float64Array(nb * 3) };
+  const module = isUint8(image) && block % 2 === 0 && width >= 2 && height >= 2 ? wasmModule('bayerErrors') : undefined;
+  if (module) {
+    wasmBandErrors(module, image as PixelBuffer & { data: Uint8Array }, block, blockRowStart, blockRowEnd, blockRowStride, out);
+    return out;
+  }
   const sums = new BlockRowSums(bw);
   const accumulate = isUint8(image) ? integerRowSums(image, block, sums) : floatRowSums(image, block, sums);
   for (let by = blockRowStart; by < blockRowEnd; by++) {
@@ -97,6 +109,57 @@ const LAYOUT_TERMS: number[][][] = BAYER_PATTERNS.map((pattern) => [0, 1, 2].map
   }
   return terms;
 }));
+
+/** `LAYOUT_TERMS` as the WebAssembly module reads them: [(k * 3 + c) * 4 + t], -1 past a list's end. */
+const LAYOUT_TERM_TABLE = Int32Array.from({ length: 48 }, (_, i) => LAYOUT_TERMS[Math.floor(i / 12)]![(i >> 2) % 3]![i & 3] ?? -1);
+
+/**
+ * Pixel rows per call of the module's `accumulate`: at most 64 (its column sums of samples are int16 lanes), fewer
+ * when rows are so wide that 64 of them would take more than `CHUNK_BYTES` of its memory.
+ */
+const CHUNK_ROWS = 64, CHUNK_BYTES = 4 << 20;
+
+/**
+ * `bayerBandErrors` of an 8-bit image in `assembly/bayerErrors.ts` (the sums of `integerRowSums` and `finish`, same
+ * values): each row of blocks is streamed into the module's memory, with the rows above and below, in chunks of at
+ * most `CHUNK_ROWS` rows, so the memory holds a few rows whatever the image's height.
+ */
+function wasmBandErrors(module: WasmModule, image: PixelBuffer & { data: Uint8Array }, block: number, blockRowStart: number, blockRowEnd: number, blockRowStride: number, { errors, stds }: BayerBandErrors): void {
+  const { data, width, height, channels } = image;
+  const bw = Math.ceil(width / block), rowBytes = width * channels;
+  const planeBytes = module.function<(width: number, channels: number) => number>('rowPlaneBytes')(width, channels);
+  const chunk = Math.max(1, Math.min(block, CHUNK_ROWS, Math.floor(CHUNK_BYTES / (rowBytes + planeBytes)) - 2));
+  const align = (p: number) => (p + 15) & ~15;
+  const terms = module.function<() => number>('heapBase')(), sums = terms + 256, moments = sums + bw * 48 * 8;
+  const result = moments + bw * 6 * 8, src = align(result + bw * 15 * 8), planes = align(src + (chunk + 2) * rowBytes);
+  module.reserve(planes + (chunk + 2) * planeBytes);
+  const { buffer } = module.memory;
+  new Int32Array(buffer, terms, 48).set(LAYOUT_TERM_TABLE);
+  new Float64Array(buffer, sums, bw * 54).fill(0);
+  // Views of the results made once: a view of WebAssembly memory costs about a microsecond to make.
+  const memory = new Uint8Array(buffer), stdsOut = new Float64Array(buffer, result, bw * 3);
+  const errorsOut = errors.map((_, k) => new Float64Array(buffer, result + (k + 1) * bw * 3 * 8, bw * 3));
+  const accumulate = module.function<(src: number, srcFirst: number, ya: number, yb: number, height: number, width: number, channels: number, block: number, planes: number, sums: number, moments: number, kept: number) => void>('accumulate');
+  const finish = module.function<(sums: number, moments: number, blocks: number, width: number, block: number, rows: number, terms: number, out: number) => void>('finish');
+  let start = -1, end = -1;
+  for (let by = blockRowStart; by < blockRowEnd; by++) {
+    const o = (by - blockRowStart) * bw * 3, y0 = by * block, y1 = Math.min(height, y0 + block);
+    // A row of blocks not measured is finished with no rows, so its NaN errors are a division 0 / 0 as in
+    // `BlockRowSums.finish` (the hardware's NaN, whose bits differ from those of the constant NaN).
+    const measured = (blockRowStride === 1 || by % blockRowStride === 0) && y1 > y0;
+    for (let ya = y0; measured && ya < y1; ya += chunk) {
+      // Rows ya - 1 and ya are still in the module's planes when the previous chunk ended at ya.
+      const yb = Math.min(y1, ya + chunk), kept = ya === end ? end - start : -1;
+      const first = kept >= 0 ? ya + 1 : Math.max(0, ya - 1), last = Math.min(height, yb + 1);
+      if (first < last) memory.set(data.subarray(first * rowBytes, last * rowBytes), src);
+      accumulate(src, first, ya, yb, height, width, channels, block, planes, sums, moments, kept);
+      start = ya; end = yb;
+    }
+    finish(sums, moments, bw, width, block, measured ? y1 - y0 : 0, terms, result);
+    stds.set(stdsOut, o);
+    errors.forEach((e, k) => e.set(errorsOut[k]!, o));
+  }
+}
 
 /** Per block of one row of blocks: squared-error sums per channel, class and estimate, moments and pixel count. */
 class BlockRowSums {

@@ -1,5 +1,7 @@
 import type { PixelBuffer } from '../types.js';
 import { studioLumaRow } from './luma.js';
+import { wasmModule } from './wasm.js';
+import type { WasmModule } from './wasm.js';
 
 /*
  * One level of a decimated wavelet analysis along one axis with half-sample symmetric extension (MATLAB 'sym',
@@ -117,5 +119,93 @@ export class StreamedDetail16 {
     }
     this.ringRow[slot] = y;
     return slot;
+  }
+}
+
+/** Kinds of staged rows of assembly/dwt.ts: rounded luma as bytes, luma as float32, 8-bit pixels. */
+const LUMA_BYTES = 0, LUMA_FLOATS = 1, PIXELS = 2;
+
+/** Chunks of HH rows computed in WebAssembly so far (tests check that the WebAssembly path ran). */
+export let wasmDetailChunks = 0;
+
+/**
+ * `StreamedDetail16` and the block medians of the wavelet noise in WebAssembly (assembly/dwt.ts), every value equal
+ * to the JavaScript path's bit for bit. HH rows go in chunks of up to 8 into `detail` (rows of `stride` values, in
+ * the module's memory); the input rows a chunk reads are copied into the module's ring of 32 staged rows (luma bytes
+ * or floats, or 8-bit pixels whose luma the module computes), and each is row-filtered there once. The module keeps
+ * one band's state: use one instance at a time per thread, from `create` to its last call.
+ */
+export class WasmDetail16 {
+  /** Detail (HH) rows: row r, coefficient x at r * stride + x (x < keep; the rest is padding). */
+  readonly detail: Float32Array;
+  readonly stride: number;
+  /** Sigma of the blocks of the last `blockMedians` call, and -1 for those holding a NaN (0 otherwise). */
+  readonly medians: Float32Array;
+  readonly flags: Int32Array;
+  private readonly staged = new Int32Array(32).fill(-1);
+  private readonly stage: number;
+  private readonly stageStride: number;
+  private readonly bytes: Uint8Array;
+  private readonly floats: Float32Array;
+  private readonly detailRows: (o0: number, count: number, at: number) => void;
+  private readonly medianBlocks: (blocks: number) => number;
+
+  /**
+   * The module set up for `image` (arguments as `StreamedDetail16`'s, plus `blockSize`), or undefined when the
+   * WebAssembly modules are off: then use `StreamedDetail16`.
+   */
+  static create(image: PixelBuffer, round: boolean, f: Float64Array, keep: number, luma: Float32Array | Uint8Array | undefined, blockSize: number): WasmDetail16 | undefined {
+    if (f.length !== 16) throw new RangeError(`Expected 16 taps for WasmDetail16 but received ${f.length} of type number`);
+    const m = wasmModule('dwt');
+    return m && new WasmDetail16(m, image, round, f, keep, luma, blockSize);
+  }
+
+  private constructor(m: WasmModule, private readonly image: PixelBuffer, private readonly round: boolean, f: Float64Array, keep: number, private readonly luma: Float32Array | Uint8Array | undefined, blockSize: number) {
+    const { width, height, channels, data } = image;
+    const kind = luma instanceof Uint8Array ? LUMA_BYTES : luma || !(data instanceof Uint8Array) ? LUMA_FLOATS : PIXELS;
+    const layout = m.function<(w: number, h: number, keep: number, block: number, kind: number, channels: number, round: boolean) => number>('layout');
+    m.reserve(layout(width, height, keep, blockSize, kind, channels, round));
+    m.function<() => void>('reset')();
+    const pointer = m.function<(part: number) => number>('pointer');
+    const buffer = m.memory.buffer;
+    new Float64Array(buffer, pointer(0), 16).set(f);
+    this.stage = pointer(1);
+    this.stageStride = pointer(2);
+    this.stride = pointer(6);
+    this.detail = new Float32Array(buffer, pointer(3), blockSize * this.stride);
+    this.medians = new Float32Array(buffer, pointer(4), this.stride);
+    this.flags = new Int32Array(buffer, pointer(5), this.stride);
+    this.bytes = new Uint8Array(buffer);
+    this.floats = new Float32Array(buffer);
+    this.detailRows = m.function('detailRows');
+    this.medianBlocks = m.function('blockMedians');
+  }
+
+  /** HH rows o0 .. o0 + count - 1 (count <= 8) into detail rows at .. at + count - 1. */
+  rows(o0: number, count: number, at: number): void {
+    const { image, staged, luma } = this;
+    const { width, height, channels, data } = image;
+    // The input rows these outputs read (2o + 1 - j, reflected) span at most 30 rows: each keeps its slot y & 31
+    // while the chunk runs, and rows staged for the previous chunk stay.
+    for (let i = 2 * o0 - 14; i <= 2 * (o0 + count) - 1; i++) {
+      const y = reflectRow(i, height), slot = y & 31;
+      if (staged[slot] === y) continue;
+      staged[slot] = y;
+      const to = this.stage + slot * this.stageStride;
+      if (luma instanceof Uint8Array) this.bytes.set(luma.subarray(y * width, (y + 1) * width), to);
+      else if (luma) this.floats.set(luma.subarray(y * width, (y + 1) * width), to >> 2);
+      else if (data instanceof Uint8Array) this.bytes.set(data.subarray(y * width * channels, (y + 1) * width * channels), to);
+      else studioLumaRow(image, y, this.round, this.floats.subarray(to >> 2, (to >> 2) + width));
+    }
+    this.detailRows(o0, count, at);
+    wasmDetailChunks++;
+  }
+
+  /**
+   * Sigma (median(|HH|) / 0.6745) of the first `blocks` blocks of the detail rows into `medians`; returns how many
+   * hold a NaN (flagged in `flags`, their sigma left to the caller).
+   */
+  blockMedians(blocks: number): number {
+    return this.medianBlocks(blocks);
   }
 }

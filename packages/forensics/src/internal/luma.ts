@@ -1,4 +1,5 @@
 import type { PixelBuffer } from '../types.js';
+import { wasmModule, type WasmModule } from './wasm.js';
 
 /**
  * Luma as MATLAB's `rgb2ycbcr` computes it (ITU-R BT.601 studio swing, Y in 16..235 for 8-bit RGB):
@@ -39,6 +40,10 @@ export const INV_255 = 1 / 255;
 
 /** Unrounded luma of `count` 8-bit pixels from pixel `from` of `data` into `out` from `at` (monomorphic hot loop). */
 export function lumaBytes(data: Uint8Array, channels: number, out: Float32Array, from: number, at: number, count: number): void {
+  if (count >= WASM_MIN_PIXELS) {
+    const module = wasmModule('luma');
+    if (module) return lumaWasm(module, 'lumaFloats', data, channels, from, count, out, at);
+  }
   const end = at + count;
   if (channels >= 3) {
     for (let i = at, p = from * channels; i < end; i++, p += channels) out[i] = 16 + (65.481 * data[p]! + 128.553 * data[p + 1]! + 24.966 * data[p + 2]!) * INV_255;
@@ -49,11 +54,53 @@ export function lumaBytes(data: Uint8Array, channels: number, out: Float32Array,
 
 /** Rounded luma (floor(y + 0.5), y >= 16) of `count` 8-bit pixels, as `lumaBytes`. */
 function lumaBytesRounded(data: Uint8Array, channels: number, out: Float32Array, from: number, at: number, count: number): void {
+  if (count >= WASM_MIN_PIXELS) {
+    const module = wasmModule('luma');
+    if (module) return lumaWasm(module, 'roundedFloats', data, channels, from, count, out, at);
+  }
   const end = at + count;
   if (channels >= 3) {
     for (let i = at, p = from * channels; i < end; i++, p += channels) out[i] = Math.floor(16 + (65.481 * data[p]! + 128.553 * data[p + 1]! + 24.966 * data[p + 2]!) * INV_255 + 0.5);
   } else {
     for (let i = at, p = from * channels; i < end; i++, p += channels) out[i] = Math.floor(16 + 219 * data[p]! * INV_255 + 0.5);
+  }
+}
+
+/**
+ * Runs of 8-bit pixels from this many on take the WebAssembly path (`assembly/luma.ts`): below it, copying in and out
+ * and the call cost about what they save (a 4000-pixel row is several times faster there).
+ */
+const WASM_MIN_PIXELS = 256;
+
+/** Pixels per call of the luma module: input, float32 and byte outputs of a chunk take about 300 KB of its memory. */
+const LUMA_CHUNK_PIXELS = 1 << 15;
+
+/** How often a luma run went through WebAssembly in this thread (tests check it did). */
+export let wasmLumaCalls = 0;
+
+type LumaExport = (src: number, channels: number, count: number, floats: number, bytes: number) => void;
+
+/**
+ * `lumaBytes` (`lumaFloats`), `lumaBytesRounded` (`roundedFloats`) or both planes of `studioLumaPlanesRows`
+ * (`planes`) of `count` pixels from pixel `from` of `data`, into `floats` (and `bytes`) from `at`, in WebAssembly with
+ * the same float64 arithmetic: chunks of pixels are copied into the module's memory and the results out.
+ */
+function lumaWasm(module: WasmModule, name: 'lumaFloats' | 'roundedFloats' | 'planes', data: Uint8Array, channels: number, from: number, count: number, floats: Float32Array, at: number, bytes?: Uint8Array): void {
+  const chunk = Math.min(count, LUMA_CHUNK_PIXELS);
+  const src = module.function<() => number>('heapBase')();
+  const floatArea = (src + channels * chunk + 15) & ~15;
+  const byteArea = floatArea + 4 * chunk;
+  module.reserve(byteArea + chunk);
+  const buffer = module.memory.buffer;
+  const memoryBytes = new Uint8Array(buffer), memoryFloats = new Float32Array(buffer);
+  const run = module.function<LumaExport>(name);
+  wasmLumaCalls++;
+  for (let done = 0; done < count; done += chunk) {
+    const n = Math.min(chunk, count - done);
+    memoryBytes.set(data.subarray((from + done) * channels, (from + done + n) * channels), src);
+    run(src, channels, n, floatArea, byteArea);
+    floats.set(memoryFloats.subarray(floatArea >> 2, (floatArea >> 2) + n), at + done);
+    if (bytes) bytes.set(memoryBytes.subarray(byteArea, byteArea + n), at + done);
   }
 }
 
@@ -122,6 +169,8 @@ export function studioLumaPlanesRows(image: PixelBuffer, planes: LumaPlanes, y0:
   const { luma, rounded } = planes;
   const end = y1 * width;
   if (data instanceof Uint8Array) {
+    const module = (y1 - y0) * width >= WASM_MIN_PIXELS ? wasmModule('luma') : undefined;
+    if (module) return lumaWasm(module, 'planes', data, channels, y0 * width, (y1 - y0) * width, luma, y0 * width, rounded);
     if (channels >= 3) {
       for (let i = y0 * width, p = i * channels; i < end; i++, p += channels) {
         const y = 16 + (65.481 * data[p]! + 128.553 * data[p + 1]! + 24.966 * data[p + 2]!) * INV_255;

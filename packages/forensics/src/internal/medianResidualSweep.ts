@@ -1,4 +1,6 @@
 import { lumaBytes } from './luma.js';
+import { medianResidualSweepWasm } from './medianResidualWasm.js';
+import { wasmModule } from './wasm.js';
 import type { PixelBuffer } from '../types.js';
 
 /** What `medianResidualSweep` returns for one band. */
@@ -23,8 +25,12 @@ export interface ResidualSweep {
  * The sweep covers the rows [y0, y1) (y0 a multiple of `block`), the residual written into `out` when given (width *
  * (y1 - y0) values, e.g. the band's rows of a shared map), or undefined when a luma sample the band reads is negative
  * (or -0): the bit-pattern median needs non-negative samples; the caller then takes the comparison path.
+ *
+ * The sweep runs in WebAssembly (`medianResidualSweepWasm`, the same values) unless the modules are off.
  */
 export function medianResidualSweep(source: Float32Array | PixelBuffer, width: number, height: number, block: number, y0: number, y1: number, out?: Float32Array): ResidualSweep | undefined {
+  const module = wasmModule('medianResidual');
+  if (module) return medianResidualSweepWasm(module, source, width, height, block, y0, y1, out);
   const rows = new LumaRows(source, width);
   const residual = out ?? new Float32Array(width * (y1 - y0));
   const bw = Math.ceil(width / block);

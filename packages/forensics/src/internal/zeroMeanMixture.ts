@@ -1,4 +1,5 @@
 import { expNegative } from './expNegative.js';
+import { wasmModule, type WasmModule } from './wasm.js';
 
 /** Parameters of a two-component Gaussian mixture whose first component has mean 0. */
 export interface ZeroMeanMixture {
@@ -56,6 +57,7 @@ export function fitZeroMeanMixture(x: Float64Array, maxIterations = 100, toleran
   let previous = -Infinity;
   let it = 0;
   const resp = new Float64Array(n);
+  const wasm = n > 0 ? mixtureWasm(x) : undefined;
   for (; it < maxIterations; it++) {
     let r1Sum = 0, r1x = 0, r0x2 = 0, logMax = 0, logTerms = 0, product = 1;
     // Per sample one exponential (expNegative): with t = exp(-|a - b|), log-sum-exp = max(a, b) + log(1 + t) and the
@@ -63,7 +65,11 @@ export function fitZeroMeanMixture(x: Float64Array, maxIterations = 100, toleran
     // log of their running product (each factor is in [1, 2]; flushed before 2^960).
     const logW0 = Math.log(1 - w), logW1 = Math.log(w), logS0 = Math.log(s0), logS1 = Math.log(s1);
     const c0 = logW0 - logS0 - LOG_SQRT_2PI, c1 = logW1 - logS1 - LOG_SQRT_2PI;
-    for (let i = 0; i < n; i++) {
+    if (wasm !== undefined) {
+      wasm.step(wasm.x, wasm.resp, n, s0, m1, s1, c0, c1, wasm.whole, wasm.fraction, TO_STEPS, FROM_STEPS, wasm.out);
+      const sums = wasm.sums();
+      r1Sum = sums[0]!; r1x = sums[1]!; r0x2 = sums[2]!; logMax = sums[3]!; logTerms = sums[4]!; product = sums[5]!;
+    } else for (let i = 0; i < n; i++) {
       const xi = x[i]!;
       const z0 = xi / s0, z1 = (xi - m1) / s1;
       const a = c0 - 0.5 * z0 * z0;
@@ -91,11 +97,57 @@ export function fitZeroMeanMixture(x: Float64Array, maxIterations = 100, toleran
     w = Math.min(1 - 1e-6, Math.max(1e-6, r1Sum / n));
     m1 = r1Sum > 0 ? r1x / r1Sum : m1;
     let v1 = 0;
-    for (let i = 0; i < n; i++) v1 += resp[i]! * (x[i]! - m1) ** 2;
+    if (wasm !== undefined) v1 = wasm.weightedSquares(wasm.x, wasm.resp, n, m1);
+    else for (let i = 0; i < n; i++) v1 += resp[i]! * (x[i]! - m1) ** 2;
     s1 = Math.max(minSigma, Math.sqrt(r1Sum > 0 ? v1 / r1Sum : s1 * s1));
     s0 = Math.max(minSigma, Math.sqrt(r0Sum > 0 ? r0x2 / r0Sum : s0 * s0));
     if (Math.abs(logLik - previous) <= tolerance * Math.abs(logLik)) { it++; break; }
     previous = logLik;
   }
   return { sigma0: s0, mu1: m1, sigma1: s1, weight1: w, iterations: it };
+}
+
+/** expNegative's tables and constants (src/internal/expNegative.ts), built by the same expressions. */
+const STEPS = 2048;
+const TO_STEPS = STEPS / Math.LN2;
+const FROM_STEPS = Math.LN2 / STEPS;
+let expTables: Float64Array | undefined;
+
+/** 2^(-j / 2048) for j = 0..2047, then 2^(-i) for i = 0..1075, as expNegative's FRACTION and WHOLE. */
+function expNegativeTables(): Float64Array {
+  expTables ??= Float64Array.from({ length: STEPS + 1076 }, (_, i) => (i < STEPS ? 2 ** (-i / STEPS) : 2 ** -(i - STEPS)));
+  return expTables;
+}
+
+/** The samples, responsibilities and exp tables in the WebAssembly module, and its E and M step sums. */
+interface MixtureWasm {
+  x: number; resp: number; whole: number; fraction: number; out: number;
+  step: (x: number, resp: number, n: number, s0: number, m1: number, s1: number, c0: number, c1: number, whole: number, fraction: number, toSteps: number, fromSteps: number, out: number) => void;
+  weightedSquares: (x: number, resp: number, n: number, m1: number) => number;
+  sums: () => Float64Array;
+}
+
+/**
+ * The per-sample loops of fitZeroMeanMixture in the WebAssembly module of the CFA features (mixtureStep and
+ * weightedSquares there): the same operations per sample, two samples per f64x2, and the sums accumulated in the same
+ * order, so the fit is the same to the bit; 1.7 times as fast on the CFA kernel's 32768 samples (measured 29 ms
+ * against 49 for 100 iterations). The samples are copied in once per fit (256 KB for those 32768).
+ */
+function mixtureWasm(x: Float64Array): MixtureWasm | undefined {
+  const module: WasmModule | undefined = wasmModule('cfaBlockFeatures');
+  if (module === undefined) return undefined;
+  const n = x.length, padded = 8 * (n + (n & 1));
+  const xPtr = (module.function<() => number>('heapBase')() + 15) & ~15, respPtr = xPtr + padded;
+  const fractionPtr = respPtr + padded, wholePtr = fractionPtr + 8 * STEPS, outPtr = wholePtr + 8 * 1076;
+  module.reserve(outPtr + 48);
+  const buffer = module.memory.buffer;
+  const samples = new Float64Array(buffer, xPtr, padded / 8);
+  samples.set(x);
+  samples.fill(0, n);
+  new Float64Array(buffer, fractionPtr, STEPS + 1076).set(expNegativeTables());
+  const sums = new Float64Array(buffer, outPtr, 6);
+  return {
+    x: xPtr, resp: respPtr, whole: wholePtr, fraction: fractionPtr, out: outPtr,
+    step: module.function('mixtureStep'), weightedSquares: module.function('weightedSquares'), sums: () => sums,
+  };
 }

@@ -1,6 +1,8 @@
 import { finiteHypot, hypot } from '../internal/hypot.js';
 import { lumaBytes, studioLuma } from '../internal/luma.js';
 import { clamp01, concatFloat32, medianFloat64InPlace, medianOfNonNegativeBits, quantile, robustCenterScale } from '../internal/stats.js';
+import { wasmModule } from '../internal/wasm.js';
+import type { WasmModule } from '../internal/wasm.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
 import { expectIntegerInRange, expectMinimumSize, expectNumberInRange, expectPixelBuffer } from '../validate.js';
 
@@ -79,6 +81,11 @@ export function edgeBlockFeatures(source: Float32Array | PixelBuffer, width: num
   const bw = Math.floor(width / B), nb = bw * (blockRowEnd - blockRowStart);
   const out: EdgeBlockFeatures = { strength: new Float32Array(nb), sharpness: new Float32Array(nb), blocking: new Float32Array(nb) };
   const plane = source instanceof Float32Array ? source : source.data instanceof Uint8Array ? undefined : studioLuma(source, false);
+  const wasm = wasmModule('edgeAnomaly');
+  if (wasm) {
+    wasmBlockFeatures(wasm, plane ?? (source as PixelBuffer), width, height, o, blockRowStart, blockRowEnd, out);
+    return out;
+  }
   if (plane) {
     // Luma in [16, 256) (any 8-bit image's) makes every Sobel sum and every step sum exact in float64, whatever the
     // order of the additions: the interior blocks then take a faster, reordered loop with the same results.
@@ -113,17 +120,12 @@ function blockRowFeatures(y: Float32Array, shift: number, exact: boolean, width:
   const B = o.blockSize;
   const bw = Math.floor(width / B);
   const { strength, sharpness, blocking } = out;
-  const features = new Float64Array(6);
+  const features = new Float64Array(FEATURES);
   for (let bx = 0; bx < bw; bx++) {
     const b = at + bx;
     if (exact && bx > 0 && by > 0 && (bx + 1) * B < width && (by + 1) * B < height) {
       exactInteriorBlock(y, width, bx * B, by * B * width - shift, B, features, by * B);
-      const sum = features[0]!, maxMag = features[1]!, lo = features[2]!, hi = features[3]!, across = features[4]!, total = features[5]!;
-      const nAcross = B * (multiplesOf8(bx * B, B) + multiplesOf8(by * B, B)), nInside = 2 * B * B - nAcross;
-      strength[b] = sum / (B * B);
-      sharpness[b] = hi - lo >= o.minContrast ? maxMag / (4 * (hi - lo)) : Number.NaN;
-      const meanInside = nInside ? (total - across) / nInside : 0;
-      blocking[b] = meanInside > 0.25 && nAcross ? across / nAcross / meanInside : Number.NaN;
+      storeBlockSums(out, b, features, 0, B, bx * B, by * B, o.minContrast);
       continue;
     }
     let sum = 0, maxMag = 0, lo = Infinity, hi = -Infinity;
@@ -169,6 +171,73 @@ function lumaInExactRange(y: Float32Array, from: number, to: number): boolean {
   let outside = 0;
   for (let i = from; i < to; i++) outside |= (bits[i]! - 0x41800000) >>> 0 >= 0x02000000 ? 1 : 0;
   return outside === 0;
+}
+
+/** Sums of a block as `exactInteriorBlock` and the WebAssembly module give them: float64s from `at` in `sums`. */
+const FEATURES = 6;
+
+/**
+ * A block's features from its sums (`FEATURES` from `at` in `sums`: sum of Sobel magnitudes, largest magnitude, luma
+ * min and max, sum of steps across the 8x8 grid, sum of all steps) for the block at (x0, y0), counting steps as the
+ * generic loop does: none into column 0 or row 0 (in the sums those are zero), the others across the grid when they
+ * end on a multiple of 8. The steps inside the grid are all steps minus those across: exact sums make it the
+ * generic loop's own sum of them.
+ */
+function storeBlockSums(out: EdgeBlockFeatures, b: number, sums: Float64Array, at: number, B: number, x0: number, y0: number, minContrast: number): void {
+  const sum = sums[at]!, maxMag = sums[at + 1]!, lo = sums[at + 2]!, hi = sums[at + 3]!, across = sums[at + 4]!, total = sums[at + 5]!;
+  const columns = x0 === 0 ? B - 1 : B, rows = y0 === 0 ? B - 1 : B;
+  const nAcross = B * (multiplesOf8(x0, B) - (x0 === 0 ? 1 : 0) + multiplesOf8(y0, B) - (y0 === 0 ? 1 : 0));
+  const nInside = B * (columns + rows) - nAcross;
+  out.strength[b] = sum / (B * B);
+  out.sharpness[b] = hi - lo >= minContrast ? maxMag / (4 * (hi - lo)) : Number.NaN;
+  const meanInside = nInside ? (total - across) / nInside : 0;
+  out.blocking[b] = meanInside > 0.25 && nAcross ? across / nAcross / meanInside : Number.NaN;
+}
+
+/** Calls of the WebAssembly module that did their chunk in this thread (tests check that it ran). */
+export let wasmEdgeCalls = 0;
+
+/** Pixels per call of the WebAssembly module: a few milliseconds of work, about a megabyte of memory at 8 bits. */
+const CHUNK_PIXELS = 1 << 18;
+
+/**
+ * `edgeBlockFeatures` by the WebAssembly module (assembly/edgeAnomaly.ts), every block, border ones included, from
+ * 8-bit pixels or a luma plane: per chunk of rows of blocks the rows it reads are copied into the module's memory and
+ * it returns each block's sums (`storeBlockSums`). A chunk of a plane whose luma leaves [16, 256), where sums might
+ * round, takes the generic JavaScript loop instead, whose results the exact sums equal elsewhere.
+ */
+function wasmBlockFeatures(wasm: WasmModule, source: Float32Array | PixelBuffer, width: number, height: number, o: Required<EdgeAnomalyMapOptions>, blockRowStart: number, blockRowEnd: number, out: EdgeBlockFeatures): void {
+  const B = o.blockSize;
+  const bw = Math.floor(width / B);
+  const plane = source instanceof Float32Array ? source : undefined;
+  const pixels = plane ? new Uint8Array(plane.buffer, plane.byteOffset, plane.byteLength) : (source as PixelBuffer).data as Uint8Array;
+  const channels = plane ? 0 : (source as PixelBuffer).channels, rowBytes = width * (plane ? 4 : channels);
+  const chunk = Math.max(1, Math.floor(CHUNK_PIXELS / (B * width)));
+  const scratch = wasm.function<() => number>('heapBase')();
+  const sumsAt = scratch + align16(wasm.function<(w: number, b: number) => number>('scratchBytes')(width, B));
+  const input = sumsAt + align16(chunk * bw * FEATURES * 8);
+  // 16 bytes of slack: the module reads a whole vector from the last pixel of a row.
+  wasm.reserve(input + (chunk * B + 2) * rowBytes + 16);
+  const memory = new Uint8Array(wasm.memory.buffer);
+  const sums = new Float64Array(wasm.memory.buffer, sumsAt, chunk * bw * FEATURES);
+  const blockFeatures = wasm.function<(src: number, channels: number, width: number, height: number, B: number, byStart: number, byEnd: number, firstRow: number, scratch: number, out: number) => number>('blockFeatures');
+  for (let by = blockRowStart; by < blockRowEnd; by += chunk) {
+    const end = Math.min(blockRowEnd, by + chunk);
+    const first = Math.max(0, by * B - 1), last = Math.min(height - 1, end * B);
+    memory.set(pixels.subarray(first * rowBytes, (last + 1) * rowBytes), input);
+    if (blockFeatures(input, channels, width, height, B, by, end, first, scratch, sumsAt)) {
+      wasmEdgeCalls++;
+      for (let r = by; r < end; r++) {
+        for (let bx = 0; bx < bw; bx++) storeBlockSums(out, (r - blockRowStart) * bw + bx, sums, ((r - by) * bw + bx) * FEATURES, B, bx * B, r * B, o.minContrast);
+      }
+    } else {
+      for (let r = by; r < end; r++) blockRowFeatures(plane!, 0, false, width, height, o, r, (r - blockRowStart) * bw, out);
+    }
+  }
+}
+
+function align16(bytes: number): number {
+  return (bytes + 15) & ~15;
 }
 
 /** How many of the `n` integers from `start` are multiples of 8. */
@@ -279,7 +348,10 @@ export function edgeAnomalyFromBands(image: PixelBuffer, bands: Array<EdgeBlockF
  * neighbours give NaN) for the rows of blocks [rowFrom, rowTo), from `values` holding the rows from `firstRow` on
  * (all those the neighbourhoods reach).
  */
-function localDifference(values: Float32Array, bw: number, firstRow: number, bh: number, r: number, rowFrom: number, rowTo: number): Float32Array {
+export function localDifference(values: Float32Array, bw: number, firstRow: number, bh: number, r: number, rowFrom: number, rowTo: number): Float32Array {
+  const wasm = r <= 2 ? wasmModule('edgeAnomaly') : undefined;
+  const fromWasm = wasm && wasmLocalDifference(wasm, values, bw, firstRow, r, rowFrom, rowTo);
+  if (fromWasm) return fromWasm;
   const diff = new Float32Array((rowTo - rowFrom) * bw);
   const scratch = new Float64Array((2 * r + 1) ** 2);
   // The neighbours' float32 bit patterns too: when all are non-negative (sharpness and blocking are), their median
@@ -310,6 +382,29 @@ function localDifference(values: Float32Array, bw: number, firstRow: number, bh:
     }
   }
   return diff;
+}
+
+/** Rows of blocks per call of the WebAssembly medians (a millisecond or so at 250 blocks a row). */
+const MEDIAN_ROWS = 16;
+
+/**
+ * `localDifference` by the WebAssembly module for radius 1 or 2 (ranks of the neighbours' bit patterns, the same
+ * medians); undefined when a finite value is negative, which the ranks do not order (sharpness and blocking never are).
+ */
+function wasmLocalDifference(wasm: WasmModule, values: Float32Array, bw: number, firstRow: number, r: number, rowFrom: number, rowTo: number): Float32Array | undefined {
+  const rows = values.length / bw;
+  const valuesAt = wasm.function<() => number>('heapBase')();
+  const gridAt = valuesAt + align16(values.byteLength), outAt = gridAt + align16((rows + 2 * r) * (bw + 2 * r) * 4);
+  wasm.reserve(outAt + (rowTo - rowFrom) * bw * 4);
+  new Float32Array(wasm.memory.buffer, valuesAt, values.length).set(values);
+  if (!wasm.function<(values: number, bw: number, rows: number, r: number, grid: number) => number>('neighbourGrid')(valuesAt, bw, rows, r, gridAt)) return undefined;
+  const differences = wasm.function<(values: number, bw: number, r: number, grid: number, yFrom: number, yTo: number, out: number) => void>('localDifferences');
+  for (let y = rowFrom; y < rowTo; y += MEDIAN_ROWS) {
+    const end = Math.min(rowTo, y + MEDIAN_ROWS);
+    differences(valuesAt, bw, r, gridAt, y - firstRow, end - firstRow, outAt + (y - rowFrom) * bw * 4);
+    wasmEdgeCalls++;
+  }
+  return new Float32Array(wasm.memory.buffer, outAt, (rowTo - rowFrom) * bw).slice();
 }
 
 /** |difference| over the image's robust spread of the differences (`localDifference` of every row), in place. */

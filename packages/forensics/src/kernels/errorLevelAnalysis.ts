@@ -1,6 +1,7 @@
 import { blockMean } from '../internal/blocks.js';
 import { largestOutlierRegion } from '../internal/outlierRegion.js';
 import { clamp01, concatFloat32, concatFloat64, meanStd, outlierFraction, quantile } from '../internal/stats.js';
+import { wasmModule, type WasmModule } from '../internal/wasm.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
 import { expectNumberInRange, expectPixelBuffer, expectPositiveInteger, expectSameShape } from '../validate.js';
 
@@ -154,6 +155,8 @@ function exactLevels(channels: number, k: number, n: number): Float32Array | und
 function uint8ErrorRows(a: Uint8Array, b: Uint8Array, width: number, channels: number, lut: Float32Array, block: number, y0: number, y1: number, out?: Float32Array): ErrorLevelBand {
   const top = 255 * channels;
   const map = out ?? new Float32Array(width * (y1 - y0));
+  const module = wasmModule('errorLevel');
+  if (module) return uint8ErrorRowsWasm(module, a, b, width, channels, lut, block, y0, y1, map);
   // Four interleaved histograms (by pixel index mod 4) so runs of equal s do not serialise on one counter.
   const hist = new Uint32Array(4 << 10);
   const bw = Math.ceil(width / block), bh = Math.ceil((y1 - y0) / block);
@@ -198,6 +201,82 @@ function uint8ErrorRows(a: Uint8Array, b: Uint8Array, width: number, channels: n
   }
   const count = new Float64Array(top + 1);
   for (let s = 0; s <= top; s++) count[s] = hist[s]! + hist[1024 + s]! + hist[2048 + s]! + hist[3072 + s]!;
+  return { map, count, sums };
+}
+
+/**
+ * Pixels per call of the WebAssembly module: both images' rows and the map rows of a chunk (640 KB for RGB) stay
+ * in the core's cache between the copy in, the module and the copy out.
+ */
+const CHUNK_PIXELS = 1 << 16;
+
+/** How often `uint8ErrorRows` ran in WebAssembly in this thread (tests check it did). */
+export let wasmErrorLevelCalls = 0;
+
+/** Bytes of the module's histograms: four of s (1024 bins of u32), four of pairs (1024), four of quadruples (4096). */
+const HISTOGRAM_BYTES = 4 * 4 * (1024 + 1024 + 4096);
+
+type Levels = (a: number, b: number, width: number, rows: number, channels: number, k: number, map: number, columns: number, hist: number) => void;
+type FlushColumns = (columns: number, width: number, block: number, out: number) => void;
+
+/**
+ * `uint8ErrorRows` in WebAssembly (`assembly/errorLevel.ts`), the very same result: chunks of rows of both images are
+ * copied into the module's memory; the module writes their map rows, counts s in its histograms (most by pairs or
+ * quadruples of small sums) and sums it per column. The column sums are folded into block sums after every chunk (so
+ * they stay small), the histograms once at the end.
+ */
+function uint8ErrorRowsWasm(module: WasmModule, a: Uint8Array, b: Uint8Array, width: number, channels: number, lut: Float32Array, block: number, y0: number, y1: number, map: Float32Array): ErrorLevelBand {
+  const top = 255 * channels;
+  const bw = Math.ceil(width / block), bh = Math.ceil((y1 - y0) / block);
+  const sums = new Float64Array(bw * bh);
+  // Layout: the histograms, column sums, block sums of one chunk, both images' rows, map rows (the module's vector
+  // loads of RGB rows read 4 bytes past a row: the next area is there).
+  const rows = Math.max(1, Math.floor(CHUNK_PIXELS / width));
+  const align = (n: number): number => (n + 15) & ~15;
+  const hist = module.function<() => number>('heapBase')();
+  const columns = align(hist + HISTOGRAM_BYTES);
+  const blockSums = align(columns + 4 * width);
+  const aArea = align(blockSums + 8 * bw);
+  const bArea = align(aArea + rows * width * channels);
+  const mapArea = align(bArea + rows * width * channels);
+  module.reserve(mapArea + 4 * rows * width);
+  const buffer = module.memory.buffer;
+  const bytes = new Uint8Array(buffer), floats = new Float32Array(buffer), doubles = new Float64Array(buffer), counts = new Uint32Array(buffer);
+  counts.fill(0, hist >> 2, blockSums >> 2);
+  const levels = module.function<Levels>('levels'), flushColumns = module.function<FlushColumns>('flushColumns');
+  // Every level is s times the level of s = 1, exactly (exactLevels), so the module multiplies instead of looking up.
+  const k = lut[1]!;
+  wasmErrorLevelCalls++;
+  const rowBytes = width * channels;
+  for (let y = y0; y < y1;) {
+    // A chunk never straddles two rows of blocks, so its column sums belong to one.
+    const brow = Math.floor((y - y0) / block);
+    const end = Math.min(y1, y0 + (brow + 1) * block, y + rows);
+    bytes.set(a.subarray(y * rowBytes, end * rowBytes), aArea);
+    bytes.set(b.subarray(y * rowBytes, end * rowBytes), bArea);
+    levels(aArea, bArea, width, end - y, channels, k, mapArea, columns, hist);
+    map.set(floats.subarray(mapArea >> 2, (mapArea >> 2) + (end - y) * width), (y - y0) * width);
+    flushColumns(columns, width, block, blockSums);
+    for (let bx = 0, q = blockSums >> 3; bx < bw; bx++, q++) sums[brow * bw + bx]! += doubles[q]!;
+    y = end;
+  }
+  const count = new Float64Array(top + 1);
+  const h = hist >> 2;
+  for (let s = 0; s <= top; s++) count[s] = counts[h + s]! + counts[h + 1024 + s]! + counts[h + 2048 + s]! + counts[h + 3072 + s]!;
+  // Pairs (a, b) of sums below 32 at 32 a + b, quadruples (a, b, c, d) of sums below 8 at 512 a + 64 b + 8 c + d, four
+  // histograms of each: every pair or quadruple is one count of each of its sums.
+  for (let p = 0; p < 1024; p++) {
+    const c = counts[h + 4096 + p]! + counts[h + 5120 + p]! + counts[h + 6144 + p]! + counts[h + 7168 + p]!;
+    count[p >> 5]! += c;
+    count[p & 31]! += c;
+  }
+  for (let q = 0; q < 4096; q++) {
+    const c = counts[h + 8192 + q]! + counts[h + 12288 + q]! + counts[h + 16384 + q]! + counts[h + 20480 + q]!;
+    count[q >> 9]! += c;
+    count[(q >> 6) & 7]! += c;
+    count[(q >> 3) & 7]! += c;
+    count[q & 7]! += c;
+  }
   return { map, count, sums };
 }
 

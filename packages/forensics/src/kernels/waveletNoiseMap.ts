@@ -1,5 +1,5 @@
 import { DB8_DECOMPOSITION_HIGH } from '../internal/db8.js';
-import { StreamedDetail16 } from '../internal/dwt.js';
+import { StreamedDetail16, WasmDetail16 } from '../internal/dwt.js';
 import type { LumaPlanes } from '../internal/luma.js';
 import { clamp01, concatFloat32, medianInPlace, medianOfNonNegativeBits, outlierFraction, quantile } from '../internal/stats.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
@@ -68,6 +68,8 @@ export function waveletNoiseBand(image: PixelBuffer, o: Required<WaveletNoiseMap
   const [bw] = waveletBlocks(image, o.blockSize);
   const B = o.blockSize, keepW = bw * B;
   const plane = luma ? (o.roundLuma ? luma.rounded : luma.luma) : undefined;
+  const wasm = WasmDetail16.create(image, o.roundLuma, DB8_DECOMPOSITION_HIGH, keepW, plane, B);
+  if (wasm) return waveletNoiseBandWasm(wasm, bw, B, blockRowStart, blockRowEnd);
   // HH one row of blocks at a time (B rows of coefficients), streamed: no full-size intermediate planes.
   const detail = new StreamedDetail16(image, o.roundLuma, DB8_DECOMPOSITION_HIGH, keepW, plane);
   const hh = new Float32Array(B * keepW);
@@ -104,14 +106,41 @@ export function waveletNoiseBand(image: PixelBuffer, o: Required<WaveletNoiseMap
   return map;
 }
 
+/**
+ * `waveletNoiseBand` in WebAssembly: HH rows and block medians in the module, a row of blocks per round trip. Blocks
+ * holding a NaN (float pixels holding NaN) take the JavaScript comparison-based median, as on the JavaScript path.
+ */
+function waveletNoiseBandWasm(wasm: WasmDetail16, bw: number, B: number, blockRowStart: number, blockRowEnd: number): Float32Array {
+  const map = new Float32Array(bw * (blockRowEnd - blockRowStart));
+  const { detail, stride, medians, flags } = wasm;
+  const scratch = new Float64Array(B * B);
+  for (let by = 0; by < blockRowEnd - blockRowStart; by++) {
+    for (let v = 0; v < B; v += 8) wasm.rows((blockRowStart + by) * B + v, Math.min(8, B - v), v);
+    const nan = wasm.blockMedians(bw);
+    map.set(medians.subarray(0, bw), by * bw);
+    if (nan === 0) continue;
+    for (let bx = 0; bx < bw; bx++) {
+      if (flags[bx] === 0) continue;
+      let n = 0;
+      for (let v = 0; v < B; v++) {
+        const row = v * stride + bx * B;
+        for (let u = 0; u < B; u++) scratch[n++] = Math.abs(detail[row + u]!);
+      }
+      map[by * bw + bx] = medianInPlace(scratch, n) / 0.6745;
+    }
+  }
+  return map;
+}
+
 /** Last step of `waveletNoiseMap`: map, stats and score from the bands in order. */
 export function waveletNoiseFromBands(image: PixelBuffer, bands: Float32Array[], o: Required<WaveletNoiseMapOptions>): KernelResult {
   const [bw, bh] = waveletBlocks(image, o.blockSize);
   const map = bands.length === 1 ? bands[0]! : concatFloat32(bands);
   const inconsistent = outlierFraction(map, o.outlierZ, true, 0.05);
+  const p99 = quantile(map, 0.99);
   return {
-    maps: [{ name: 'noise-sigma', data: map, width: bw, height: bh, cellSize: 2 * o.blockSize, displayRange: [0, Math.max(1e-6, quantile(map, 0.99))] }],
-    stats: { medianSigma: quantile(map, 0.5), p99Sigma: quantile(map, 0.99), maxSigma: quantile(map, 1), inconsistentBlockFraction: inconsistent },
+    maps: [{ name: 'noise-sigma', data: map, width: bw, height: bh, cellSize: 2 * o.blockSize, displayRange: [0, Math.max(1e-6, p99)] }],
+    stats: { medianSigma: quantile(map, 0.5), p99Sigma: p99, maxSigma: quantile(map, 1), inconsistentBlockFraction: inconsistent },
     score: clamp01(inconsistent),
   };
 }

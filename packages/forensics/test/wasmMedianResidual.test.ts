@@ -1,0 +1,184 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { decodeImage, medianResidualMap } from '../src/index.js';
+import { lumaBytes, studioLuma } from '../src/internal/luma.js';
+import { medianResidualSweep, type ResidualSweep } from '../src/internal/medianResidualSweep.js';
+import { wasmSweepCalls } from '../src/internal/medianResidualWasm.js';
+import { wasmModule } from '../src/internal/wasm.js';
+import type { PixelBuffer } from '../src/types.js';
+import { datasetDir } from './datasets.js';
+import { rng } from './synthetic.js';
+
+// The WebAssembly median residual sweep must return the JavaScript sweep's values bit for bit: residuals, block sums,
+// histogram and the finite flag, from 8-bit pixels of every channel count and from luma planes, on awkward sizes.
+
+const saved = process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
+afterEach(() => {
+  if (saved === undefined) delete process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
+  else process.env.CONTENT_ANALYSIS_FORENSICS_WASM = saved;
+});
+
+/** `run()` with the WebAssembly modules turned off (the JavaScript reference). */
+function javascript<T>(run: () => T): T {
+  const before = process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
+  process.env.CONTENT_ANALYSIS_FORENSICS_WASM = '0';
+  try {
+    return run();
+  } finally {
+    if (before === undefined) delete process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
+    else process.env.CONTENT_ANALYSIS_FORENSICS_WASM = before;
+  }
+}
+
+/** `run()` on the WebAssembly path, checking it really ran. */
+function webAssembly<T>(run: () => T): T {
+  delete process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
+  expect(wasmModule('medianResidual')).toBeDefined();
+  const calls = wasmSweepCalls;
+  const result = run();
+  expect(wasmSweepCalls).toBeGreaterThan(calls);
+  return result;
+}
+
+const bits = (a: Float32Array): Uint32Array => new Uint32Array(a.buffer, a.byteOffset, a.length);
+const bits64 = (a: Float64Array): Uint32Array => new Uint32Array(a.buffer, a.byteOffset, 2 * a.length);
+
+/** First index where two arrays differ, or -1 (`toEqual` on large typed arrays is slow). */
+function firstDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  if (a.length !== b.length) return Math.min(a.length, b.length);
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return i;
+  return -1;
+}
+
+function expectSameSweep(actual: ResidualSweep | undefined, expected: ResidualSweep | undefined): void {
+  expect(actual === undefined).toBe(expected === undefined);
+  if (!actual || !expected) return;
+  expect(actual.finite).toBe(expected.finite);
+  expect(firstDifference(bits(actual.residual), bits(expected.residual))).toBe(-1);
+  expect(firstDifference(bits64(actual.sums), bits64(expected.sums))).toBe(-1);
+  expect(firstDifference(actual.high, expected.high)).toBe(-1);
+}
+
+/** Both sweeps of rows [y0, y1), with and without an `out` array, compared. */
+function compareSweeps(source: Float32Array | PixelBuffer, width: number, height: number, block: number, y0 = 0, y1 = height): ResidualSweep | undefined {
+  const expected = javascript(() => medianResidualSweep(source, width, height, block, y0, y1));
+  const actual = webAssembly(() => medianResidualSweep(source, width, height, block, y0, y1));
+  expectSameSweep(actual, expected);
+  const out = new Float32Array(width * (y1 - y0));
+  const intoOut = webAssembly(() => medianResidualSweep(source, width, height, block, y0, y1, out));
+  expectSameSweep(intoOut, expected);
+  if (intoOut) expect(intoOut.residual).toBe(out);
+  return actual;
+}
+
+function randomImage(width: number, height: number, channels: number, seed: number): PixelBuffer {
+  const random = rng(seed);
+  return { data: Uint8Array.from({ length: width * height * channels }, () => Math.floor(random() * 256)), width, height, channels };
+}
+
+// With CONTENT_ANALYSIS_FORENSICS_WASM=0 for the whole run there is no WebAssembly path to compare: the other suites
+// then test the JavaScript paths.
+const MODULES_OFF = process.env.CONTENT_ANALYSIS_FORENSICS_WASM === '0';
+
+describe.skipIf(MODULES_OFF)('median residual sweep in WebAssembly', () => {
+  it('equals the JavaScript sweep on random 8-bit images of awkward sizes, 1 to 4 channels, whole and in bands', () => {
+    let seed = 1;
+    for (const [width, height] of [[3, 3], [4, 3], [5, 4], [7, 9], [17, 13], [33, 31], [130, 67]] as const) {
+      for (const channels of [1, 2, 3, 4]) {
+        const image = randomImage(width, height, channels, seed++);
+        for (const block of [2, 3, 16]) {
+          compareSweeps(image, width, height, block);
+          // A band in the middle and the last band (y0 a multiple of the block, as the callers split).
+          if (height > 2 * block) {
+            compareSweeps(image, width, height, block, block, 2 * block);
+            compareSweeps(image, width, height, block, 2 * block, height);
+          }
+        }
+      }
+    }
+  });
+
+  it('equals it across chunks of rows: blocks that straddle chunks, and rows wider than a chunk', () => {
+    // 5000 wide: 52 rows per chunk, so blocks of 16 and 3 straddle chunk boundaries.
+    compareSweeps(randomImage(5000, 131, 3, 21), 5000, 131, 16);
+    compareSweeps(randomImage(5000, 131, 1, 22), 5000, 131, 3, 3, 129);
+    // Wider than a chunk: one row per call.
+    compareSweeps(randomImage(270_001, 5, 4, 23), 270_001, 5, 2);
+  });
+
+  it('equals it on constant and saturated images', () => {
+    for (const value of [0, 1, 128, 255]) {
+      for (const channels of [1, 3]) {
+        const image = { data: new Uint8Array(23 * 11 * channels).fill(value), width: 23, height: 11, channels };
+        const sweep = compareSweeps(image, 23, 11, 4);
+        expect(sweep!.high[0]).toBe(23 * 11);
+      }
+    }
+    // Saturated: black and white pixels only.
+    const random = rng(5);
+    const data = Uint8Array.from({ length: 29 * 19 * 3 }, () => (random() < 0.5 ? 0 : 255));
+    compareSweeps({ data, width: 29, height: 19, channels: 3 }, 29, 19, 5);
+  });
+
+  it('equals it on luma planes, including planes with negative, -0, NaN and infinite samples', () => {
+    for (const [width, height] of [[3, 3], [9, 7], [61, 45]] as const) {
+      const image = randomImage(width, height, 3, width);
+      const plane = studioLuma(image, false);
+      expect(compareSweeps(plane, width, height, 4)).toBeDefined();
+      const random = rng(height);
+      const wide = Float32Array.from({ length: width * height }, () => random() * 1e6);
+      expect(compareSweeps(wide, width, height, 3)).toBeDefined();
+      for (const special of [-1, -0, Number.NaN, Number.POSITIVE_INFINITY]) {
+        const spoiled = Float32Array.from(plane);
+        spoiled[Math.floor(spoiled.length / 2)] = special;
+        const sweep = compareSweeps(spoiled, width, height, 4);
+        expect(sweep === undefined).toBe(special === -1 || Object.is(special, -0));
+        if (sweep) expect(sweep.finite).toBe(false);
+        // A band that does not read the spoiled sample is unaffected.
+        if (height >= 9) compareSweeps(spoiled, width, height, 2, 0, 2);
+      }
+    }
+  });
+
+  it('computes the luma of every 8-bit colour and grey level as lumaBytes does', () => {
+    const module = wasmModule('medianResidual')!;
+    const luma = module.function<(src: number, channels: number, count: number, dst: number) => void>('luma');
+    const base = module.function<() => number>('base')();
+    const n = 1 << 16;
+    module.reserve(base + 4 * n + 4 * n + 64);
+    const pixels = new Uint8Array(module.memory.buffer, base, 4 * n + 16), result = new Float32Array(module.memory.buffer, base + 4 * n + 16, n);
+    const expected = new Float32Array(n);
+    let mismatches = 0;
+    for (const channels of [3, 4]) {
+      for (let r = 0; r < 256; r++) {
+        // The 2^16 colours with red r.
+        for (let i = 0, p = 0; i < n; i++, p += channels) { pixels[p] = r; pixels[p + 1] = i >> 8; pixels[p + 2] = i & 255; if (channels === 4) pixels[p + 3] = i; }
+        luma(base, channels, n, base + 4 * n + 16);
+        lumaBytes(pixels, channels, expected, 0, 0, n);
+        for (let i = 0; i < n; i++) if (!Object.is(result[i], expected[i])) mismatches++;
+      }
+    }
+    for (const channels of [1, 2]) {
+      for (let i = 0; i < 256 * channels; i++) pixels[i] = channels === 1 ? i : i >> 1;
+      luma(base, channels, 256, base + 4 * n + 16);
+      lumaBytes(pixels, channels, expected, 0, 0, 256);
+      for (let i = 0; i < 256; i++) if (!Object.is(result[i], expected[i])) mismatches++;
+    }
+    expect(mismatches).toBe(0);
+  }, 60_000);
+
+  it('gives medianResidualMap the same result on a camera photo', async () => {
+    const dir = datasetDir('images/exif-samples/jpg');
+    if (!dir) return;
+    const image = await decodeImage(readFileSync(join(dir, 'Canon_40D.jpg')));
+    const expected = javascript(() => medianResidualMap(image));
+    const actual = webAssembly(() => medianResidualMap(image));
+    expect(actual.score).toBe(expected.score);
+    expect(actual.stats).toEqual(expected.stats);
+    for (let i = 0; i < expected.maps.length; i++) {
+      expect(actual.maps[i]!.displayRange).toEqual(expected.maps[i]!.displayRange);
+      expect(firstDifference(bits(actual.maps[i]!.data), bits(expected.maps[i]!.data))).toBe(-1);
+    }
+  });
+});
