@@ -5,14 +5,12 @@
 // bit (test/wasmDwt.test.ts): the same float64 products and sums in the same order, rounded to float32 where the
 // JavaScript code stores into a Float32Array.
 
-/** 1 / 255 as a float64, the `INV_255` of src/internal/luma.ts (the same IEEE division, folded at compile time). */
-const INV_255: f64 = 1.0 / 255.0;
+import { AT_BLUE, AT_GREEN, AT_GREY, AT_HALF, AT_INV_255, AT_RED, AT_SIXTEEN, AT_ZERO, lanes01, lanes23, lumaWeights, pixelLuma, rgbLuma } from './lib/luma';
 
-/**
- * Vector constants, loaded into locals before the loops that use them: V8 rebuilds a v128.const at every use inside a
- * loop (several instructions each), while a loaded value stays in a register or is one load.
- */
-const LUMA = memory.data<f64>([65.481, 65.481, 128.553, 128.553, 24.966, 24.966, 219, 219, INV_255, INV_255, 16, 16, 0.5, 0.5, 0, 0], 16);
+// Vector constants (these and `lumaWeights()`) are loaded into locals before the loops that use them: V8 rebuilds a
+// v128.const at every use inside a loop (several instructions each), while a loaded value stays in a register or is
+// one load.
+
 /** Byte shuffles: channel 0 of pixels x, x + 2, x + 1, x + 3 to int32 lanes for 1, 2, 3 and 4 channels (-1: zero). */
 const SPREAD = memory.data<i8>([
   0, -1, -1, -1, 2, -1, -1, -1, 1, -1, -1, -1, 3, -1, -1, -1,
@@ -94,23 +92,9 @@ function reflect(i: i32, n: i32): i32 {
 function sampleAt(src: usize, x: i32): f64 {
   if (kind == LUMA_BYTES) return <f64>load<u8>(src + <usize>x);
   if (kind == LUMA_FLOATS) return <f64>load<f32>(src + (<usize>x << 2));
-  const p = src + <usize>(x * channels);
-  // lumaBytes / lumaBytesRounded: 16 + ((65.481 R + 128.553 G) + 24.966 B) * INV_255, or 16 + 219 v * INV_255.
-  const y = channels >= 3
-    ? 16 + (65.481 * <f64>load<u8>(p) + 128.553 * <f64>load<u8>(p, 1) + 24.966 * <f64>load<u8>(p, 2)) * INV_255
-    : 16 + 219 * <f64>load<u8>(p) * INV_255;
+  // lumaBytes / lumaBytesRounded.
+  const y = pixelLuma(src + <usize>(x * channels), channels);
   return roundLuma ? floor<f64>(y + 0.5) : <f64><f32>y;
-}
-
-/**
- * 16 + ((kr R + kg G) + kb B) * INV_255 for the int32 lanes 0 and 1 of R, G, B, as float64x2: the luma of `lumaBytes`
- * (grey pixels with weights 219, 0, 0: adding +0 leaves 219 v as it is).
- */
-@inline function pixelLuma(R: v128, G: v128, B: v128, kr: v128, kg: v128, kb: v128, inv: v128, sixteen: v128): v128 {
-  const r = f64x2.mul(kr, f64x2.convert_low_i32x4_s(R));
-  const g = f64x2.mul(kg, f64x2.convert_low_i32x4_s(G));
-  const b = f64x2.mul(kb, f64x2.convert_low_i32x4_s(B));
-  return f64x2.add(sixteen, f64x2.mul(f64x2.add(f64x2.add(r, g), b), inv));
 }
 
 /**
@@ -119,10 +103,12 @@ function sampleAt(src: usize, x: i32): f64 {
  */
 function pixelRun(src: usize): i32 {
   const c = channels;
-  // Byte shuffles (`SPREAD`) and weights for RGB, or for grey pixels, whose G and B weigh 0.
+  // Byte shuffles (`SPREAD`) and weights for RGB, or for grey pixels, whose G and B weigh 0: one loop for every
+  // channel count (16 + ((219 v + 0) + 0) * INV_255 is the grey luma).
   const r = v128.load(SPREAD + (<usize>(c - 1) << 4)), g = i32x4.add(r, i32x4.splat(1)), b = i32x4.add(r, i32x4.splat(2));
-  const kr = v128.load(LUMA + (c >= 3 ? 0 : 48)), kg = v128.load(LUMA + (c >= 3 ? 16 : 112)), kb = v128.load(LUMA + (c >= 3 ? 32 : 112));
-  const inv = v128.load(LUMA, 64), sixteen = v128.load(LUMA, 80), half = v128.load(LUMA, 96);
+  const weights = lumaWeights();
+  const kr = v128.load(weights + (c >= 3 ? AT_RED : AT_GREY)), kg = v128.load(weights + (c >= 3 ? AT_GREEN : AT_ZERO)), kb = v128.load(weights + (c >= 3 ? AT_BLUE : AT_ZERO));
+  const inv = v128.load(weights, AT_INV_255), sixteen = v128.load(weights, AT_SIXTEEN), half = v128.load(weights, AT_HALF);
   const step = <usize>(c << 2);
   let x = 0, p = src, e = evens + 64, o = odds + 64;
   // Rounded luma: floor(y + 0.5); otherwise y rounded to float32 (a Float32Array store).
@@ -130,17 +116,15 @@ function pixelRun(src: usize): i32 {
     for (; x + 4 <= width; x += 4, p += step, e += 16, o += 16) {
       const v = v128.load(p);
       const R = i8x16.swizzle(v, r), G = i8x16.swizzle(v, g), B = i8x16.swizzle(v, b);
-      const R2 = i32x4.shuffle(R, R, 2, 3, 2, 3), G2 = i32x4.shuffle(G, G, 2, 3, 2, 3), B2 = i32x4.shuffle(B, B, 2, 3, 2, 3);
-      v128.store(e, f64x2.floor(f64x2.add(pixelLuma(R, G, B, kr, kg, kb, inv, sixteen), half)));
-      v128.store(o, f64x2.floor(f64x2.add(pixelLuma(R2, G2, B2, kr, kg, kb, inv, sixteen), half)));
+      v128.store(e, f64x2.floor(f64x2.add(rgbLuma(lanes01(R), lanes01(G), lanes01(B), kr, kg, kb, inv, sixteen), half)));
+      v128.store(o, f64x2.floor(f64x2.add(rgbLuma(lanes23(R), lanes23(G), lanes23(B), kr, kg, kb, inv, sixteen), half)));
     }
   } else {
     for (; x + 4 <= width; x += 4, p += step, e += 16, o += 16) {
       const v = v128.load(p);
       const R = i8x16.swizzle(v, r), G = i8x16.swizzle(v, g), B = i8x16.swizzle(v, b);
-      const R2 = i32x4.shuffle(R, R, 2, 3, 2, 3), G2 = i32x4.shuffle(G, G, 2, 3, 2, 3), B2 = i32x4.shuffle(B, B, 2, 3, 2, 3);
-      v128.store(e, f64x2.promote_low_f32x4(f32x4.demote_f64x2_zero(pixelLuma(R, G, B, kr, kg, kb, inv, sixteen))));
-      v128.store(o, f64x2.promote_low_f32x4(f32x4.demote_f64x2_zero(pixelLuma(R2, G2, B2, kr, kg, kb, inv, sixteen))));
+      v128.store(e, f64x2.promote_low_f32x4(f32x4.demote_f64x2_zero(rgbLuma(lanes01(R), lanes01(G), lanes01(B), kr, kg, kb, inv, sixteen))));
+      v128.store(o, f64x2.promote_low_f32x4(f32x4.demote_f64x2_zero(rgbLuma(lanes23(R), lanes23(G), lanes23(B), kr, kg, kb, inv, sixteen))));
     }
   }
   return x;

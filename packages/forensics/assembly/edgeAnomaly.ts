@@ -15,8 +15,8 @@
 // so on), which gives the border blocks the clamped neighbours of the generic JavaScript loop; the steps it skips
 // there (x = 0, y = 0) are zero here, and the caller counts steps as that loop does.
 
-/** 1 / 255 as a float64, the `INV_255` of src/internal/luma.ts (the same IEEE division, folded at compile time). */
-const INV_255: f64 = 1.0 / 255.0;
+import { AT_BLUE, AT_GREEN, AT_GREY, AT_INV_255, AT_RED, AT_SIXTEEN, greyLuma4, lumaWeights, rgbLuma4 } from './lib/luma';
+
 /** Luma units per luma level: 2^19. */
 const UNITS: f32 = 524288.0;
 /** Luma levels per unit: 2^-19. */
@@ -52,11 +52,6 @@ export function scratchBytes(width: i32, B: i32): usize {
   return 3 * rowBytes(width) + <usize>(width / B) * STATE;
 }
 
-/**
- * The luma constants, each twice (f64x2). Loaded from memory rather than written as constants: V8 materialises a
- * constant vector again in every iteration of a loop.
- */
-const LUMA = memory.data<f64>([65.481, 65.481, 128.553, 128.553, 24.966, 24.966, 219, 219, INV_255, INV_255, 16, 16], 16);
 /** `UNITS` as float32 (splat on load). */
 const UNITS_F32 = memory.data<f32>([UNITS], 16);
 
@@ -71,37 +66,26 @@ export function lumaUnitsRow(src: usize, channels: i32, width: i32, dst: usize):
   // Swizzle putting sample 0 of 4 interleaved pixels into i32 lanes (index bytes with the top bit set give zeros);
   // adding k selects sample k.
   const first = i32x4.replace_lane(i32x4.replace_lane(i32x4.replace_lane(i32x4.splat(0x80808000), 1, 0x80808000 | c), 2, 0x80808000 | (2 * c)), 3, 0x80808000 | (3 * c));
-  const inv = v128.load(LUMA, 64), sixteen = v128.load(LUMA, 80);
+  const weights = lumaWeights();
+  const inv = v128.load(weights, AT_INV_255), sixteen = v128.load(weights, AT_SIXTEEN);
   if (c >= 3) {
     const green = i32x4.add(first, i32x4.splat(1)), blue = i32x4.add(first, i32x4.splat(2));
     for (let x = 0; x < width; x += 4) {
       const px = v128.load(src + <usize>(x * c));
-      const r = i8x16.swizzle(px, first), g = i8x16.swizzle(px, green), b = i8x16.swizzle(px, blue);
-      const r0 = f64x2.convert_low_i32x4_s(r), r1 = f64x2.convert_low_i32x4_s(i32x4.shuffle(r, r, 2, 3, 2, 3));
-      const g0 = f64x2.convert_low_i32x4_s(g), g1 = f64x2.convert_low_i32x4_s(i32x4.shuffle(g, g, 2, 3, 2, 3));
-      const b0 = f64x2.convert_low_i32x4_s(b), b1 = f64x2.convert_low_i32x4_s(i32x4.shuffle(b, b, 2, 3, 2, 3));
-      const kr = v128.load(LUMA), kg = v128.load(LUMA, 16), kb = v128.load(LUMA, 32);
-      // 16 + (65.481 R + 128.553 G + 24.966 B) * INV_255, as luma.ts writes it.
-      const y01 = f64x2.add(sixteen, f64x2.mul(f64x2.add(f64x2.add(f64x2.mul(kr, r0), f64x2.mul(kg, g0)), f64x2.mul(kb, b0)), inv));
-      const y23 = f64x2.add(sixteen, f64x2.mul(f64x2.add(f64x2.add(f64x2.mul(kr, r1), f64x2.mul(kg, g1)), f64x2.mul(kb, b1)), inv));
-      v128.store(out + (<usize>x << 2), units4(y01, y23));
+      const kr = v128.load(weights, AT_RED), kg = v128.load(weights, AT_GREEN), kb = v128.load(weights, AT_BLUE);
+      v128.store(out + (<usize>x << 2), units4(rgbLuma4(i8x16.swizzle(px, first), i8x16.swizzle(px, green), i8x16.swizzle(px, blue), kr, kg, kb, inv, sixteen)));
     }
   } else {
     for (let x = 0; x < width; x += 4) {
       const v = i8x16.swizzle(v128.load(src + <usize>(x * c)), first);
-      const k = v128.load(LUMA, 48);
-      // 16 + 219 v * INV_255, as luma.ts writes it.
-      const y01 = f64x2.add(sixteen, f64x2.mul(f64x2.mul(k, f64x2.convert_low_i32x4_s(v)), inv));
-      const y23 = f64x2.add(sixteen, f64x2.mul(f64x2.mul(k, f64x2.convert_low_i32x4_s(i32x4.shuffle(v, v, 2, 3, 2, 3))), inv));
-      v128.store(out + (<usize>x << 2), units4(y01, y23));
+      v128.store(out + (<usize>x << 2), units4(greyLuma4(v, v128.load(weights, AT_GREY), inv, sixteen)));
     }
   }
   replicateBorders(dst, width);
 }
 
-/** Float32 luma of 4 pixels (float64 in lanes 0, 1 of `y01` and `y23`) times 2^19 as i32x4. */
-@inline function units4(y01: v128, y23: v128): v128 {
-  const y = i8x16.shuffle(f32x4.demote_f64x2_zero(y01), f32x4.demote_f64x2_zero(y23), 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+/** Float32 luma of 4 pixels times 2^19 as i32x4. */
+@inline function units4(y: v128): v128 {
   return i32x4.trunc_sat_f32x4_s(f32x4.mul(y, v128.load32_splat(UNITS_F32)));
 }
 

@@ -4,35 +4,11 @@
 // The caller copies a chunk of pixels into memory and the results out; pixels are independent, so a chunk is any
 // run of them.
 
-const INV_255: f64 = 1.0 / 255.0;
+import { BLUE, float32x4, GREEN, GREY, greyLuma, INV_255, lanes01, lanes23, pixelLuma, RED, rgbLuma } from './lib/luma';
 
 /** Start of the memory the caller lays out, after this module's static data. */
 export function heapBase(): usize {
   return (__heap_base + 15) & ~15;
-}
-
-/** Lanes 0, 1 (`low`) and 2, 3 (`high`) of an i32x4 as float64. */
-@inline function low(q: v128): v128 {
-  return f64x2.convert_low_i32x4_s(q);
-}
-@inline function high(q: v128): v128 {
-  return f64x2.convert_low_i32x4_s(i32x4.shuffle(q, q, 2, 3, 2, 3));
-}
-
-/** Luma of two RGB pixels (float64 lanes). */
-@inline function rgb(r: v128, g: v128, b: v128): v128 {
-  const sum = f64x2.add(f64x2.add(f64x2.mul(r, f64x2.splat(65.481)), f64x2.mul(g, f64x2.splat(128.553))), f64x2.mul(b, f64x2.splat(24.966)));
-  return f64x2.add(f64x2.splat(16), f64x2.mul(sum, f64x2.splat(INV_255)));
-}
-
-/** Luma of two grey pixels (float64 lanes). */
-@inline function grey(v: v128): v128 {
-  return f64x2.add(f64x2.splat(16), f64x2.mul(f64x2.mul(v, f64x2.splat(219)), f64x2.splat(INV_255)));
-}
-
-/** The float32 values of two f64x2 as one f32x4 (lanes a0 a1 b0 b1). */
-@inline function demote4(a: v128, b: v128): v128 {
-  return i32x4.shuffle(f32x4.demote_f64x2_zero(a), f32x4.demote_f64x2_zero(b), 0, 1, 4, 5);
 }
 
 /** floor(y + 0.5) of two f64x2. */
@@ -67,10 +43,12 @@ const RGB_LANES: usize = memory.data<u8>([
  * rounded luma returned as i32x4 (for bytes).
  */
 @inline function write4(r: v128, g: v128, b: v128, isGrey: bool, what: i32, luma: usize, rounded: usize): v128 {
-  const y01 = isGrey ? grey(low(r)) : rgb(low(r), low(g), low(b));
-  const y23 = isGrey ? grey(high(r)) : rgb(high(r), high(g), high(b));
-  if (what & LUMA) v128.store(luma, demote4(y01, y23));
-  if (what & ROUNDED) v128.store(rounded, demote4(roundHalfUp(y01), roundHalfUp(y23)));
+  const inv = f64x2.splat(INV_255), sixteen = f64x2.splat(16), grey = f64x2.splat(GREY);
+  const kr = f64x2.splat(RED), kg = f64x2.splat(GREEN), kb = f64x2.splat(BLUE);
+  const y01 = isGrey ? greyLuma(lanes01(r), grey, inv, sixteen) : rgbLuma(lanes01(r), lanes01(g), lanes01(b), kr, kg, kb, inv, sixteen);
+  const y23 = isGrey ? greyLuma(lanes23(r), grey, inv, sixteen) : rgbLuma(lanes23(r), lanes23(g), lanes23(b), kr, kg, kb, inv, sixteen);
+  if (what & LUMA) v128.store(luma, float32x4(y01, y23));
+  if (what & ROUNDED) v128.store(rounded, float32x4(roundHalfUp(y01), roundHalfUp(y23)));
   return what & BYTES ? rounded4(y01, y23) : i32x4.splat(0);
 }
 
@@ -101,13 +79,6 @@ const RGB_LANES: usize = memory.data<u8>([
   storeBytes(what, bytes, i0, i1, i2, i3);
 }
 
-/** Luma of one pixel of `channels` at p (the scalar tail). */
-@inline function luma1(p: usize, channels: i32): f64 {
-  return channels >= 3
-    ? 16 + (65.481 * <f64>load<u8>(p) + 128.553 * <f64>load<u8>(p, 1) + 24.966 * <f64>load<u8>(p, 2)) * INV_255
-    : 16 + 219 * <f64>load<u8>(p) * INV_255;
-}
-
 /**
  * Luma of `count` pixels of `channels` (1..4) 8-bit samples at `src`: float32 luma to `luma` (when `what` has LUMA),
  * floor(y + 0.5) as bytes to `bytes` (BYTES) and as float32 to `rounded` (ROUNDED). Sixteen pixels per step, the
@@ -136,7 +107,7 @@ const RGB_LANES: usize = memory.data<u8>([
     }
   }
   for (; i < count; i++, p += <usize>channels) {
-    const y = luma1(p, channels);
+    const y = pixelLuma(p, channels);
     if (what & LUMA) store<f32>(luma + (<usize>i << 2), <f32>y);
     if (what & BYTES) store<u8>(bytes + <usize>i, <u8>floor<f64>(y + 0.5));
     if (what & ROUNDED) store<f32>(rounded + (<usize>i << 2), <f32>floor<f64>(y + 0.5));

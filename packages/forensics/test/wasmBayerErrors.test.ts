@@ -1,54 +1,24 @@
 import sharp from 'sharp';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cfaReinterpolation, decodeImage, greenLatticeParity } from '../src/index.js';
 import { bayerBandErrors } from '../src/internal/bayerErrors.js';
 import { wasmModule } from '../src/internal/wasm.js';
 import type { PixelBuffer } from '../src/index.js';
 import { datasetDir } from './datasets.js';
-import { rng } from './synthetic.js';
+import { float64Bits, firstDifference, MODULES_OFF, randomImage, restoreModulesAfterEach, withModulesOff } from './wasmPaths.js';
 
 // The WebAssembly Bayer errors (assembly/bayerErrors.ts) against the JavaScript integer path they replace: the
 // same float64 values, bit for bit (NaN where a row of blocks is not measured).
-const saved = process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-afterEach(() => {
-  if (saved === undefined) delete process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-  else process.env.CONTENT_ANALYSIS_FORENSICS_WASM = saved;
-});
-
-function withoutWasm<T>(run: () => T): T {
-  process.env.CONTENT_ANALYSIS_FORENSICS_WASM = '0';
-  try {
-    return run();
-  } finally {
-    if (saved === undefined) delete process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-    else process.env.CONTENT_ANALYSIS_FORENSICS_WASM = saved;
-  }
-}
-
-function randomImage(width: number, height: number, channels: number, seed: number, levels = 256): PixelBuffer {
-  const random = rng(seed);
-  return { data: Uint8Array.from({ length: width * height * channels }, () => Math.floor(random() * levels)), width, height, channels };
-}
-
-/** Index of the first value whose bits differ (also a NaN's sign bit, which 0 / 0 sets on x86), or -1. */
-function firstDifference(a: Float64Array, b: Float64Array): number {
-  if (a.length !== b.length) return 0;
-  const x = new Uint32Array(a.buffer, a.byteOffset, a.length * 2), y = new Uint32Array(b.buffer, b.byteOffset, b.length * 2);
-  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return i >> 1;
-  return -1;
-}
+restoreModulesAfterEach();
 
 function expectSameBandErrors(image: PixelBuffer, block: number, start: number, end: number, stride = 1): void {
   const wasm = bayerBandErrors(image, block, start, end, stride);
-  const js = withoutWasm(() => bayerBandErrors(image, block, start, end, stride));
+  const js = withModulesOff(() => bayerBandErrors(image, block, start, end, stride));
   const where = `${image.width}x${image.height}x${image.channels} block ${block} rows [${start}, ${end}) stride ${stride}`;
-  expect(firstDifference(wasm.stds, js.stds), `stds of ${where}`).toBe(-1);
-  js.errors.forEach((e, k) => expect(firstDifference(wasm.errors[k]!, e), `errors of layout ${k} of ${where}`).toBe(-1));
+  // Bits, not values: a NaN's sign bit (which 0 / 0 sets on x86) must match too.
+  expect(firstDifference(float64Bits(wasm.stds), float64Bits(js.stds)), `stds of ${where}`).toBe(-1);
+  js.errors.forEach((e, k) => expect(firstDifference(float64Bits(wasm.errors[k]!), float64Bits(e)), `errors of layout ${k} of ${where}`).toBe(-1));
 }
-
-// With CONTENT_ANALYSIS_FORENSICS_WASM=0 for the whole run there is no WebAssembly path to compare: the other suites
-// then test the JavaScript paths.
-const MODULES_OFF = process.env.CONTENT_ANALYSIS_FORENSICS_WASM === '0';
 
 describe.skipIf(MODULES_OFF)('bayerBandErrors in WebAssembly', () => {
   it('runs in WebAssembly here: the call lays out its layout table in the module\'s memory', () => {
@@ -106,9 +76,9 @@ describe.skipIf(MODULES_OFF)('bayerBandErrors in WebAssembly', () => {
     const { data, info } = await sharp(file).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
     expectSameBandErrors({ data: new Uint8Array(data), width: info.width, height: info.height, channels: 4 }, 16, 0, Math.ceil(info.height / 16));
     // The two callers: the re-interpolation kernel, and the layout choice of the variance map on sampled rows.
-    const wasm = cfaReinterpolation(image), js = withoutWasm(() => cfaReinterpolation(image));
+    const wasm = cfaReinterpolation(image), js = withModulesOff(() => cfaReinterpolation(image));
     expect(wasm.stats).toEqual(js.stats);
     wasm.maps.forEach((map, i) => expect(new Uint32Array(map.data.buffer)).toEqual(new Uint32Array(js.maps[i]!.data.buffer)));
-    for (const sampled of [Infinity, 200_000]) expect(greenLatticeParity(image, 16, 5, sampled)).toBe(withoutWasm(() => greenLatticeParity(image, 16, 5, sampled)));
+    for (const sampled of [Infinity, 200_000]) expect(greenLatticeParity(image, 16, 5, sampled)).toBe(withModulesOff(() => greenLatticeParity(image, 16, 5, sampled)));
   });
 });

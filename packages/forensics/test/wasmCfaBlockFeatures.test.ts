@@ -1,53 +1,28 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cfaVarianceMap, decodeImage } from '../src/index.js';
 import { cfaBlockFeatures, wasmBlockRows } from '../src/internal/cfaBlockFeatures.js';
-import { wasmModule } from '../src/internal/wasm.js';
 import { fitZeroMeanMixture } from '../src/internal/zeroMeanMixture.js';
 import type { PixelBuffer } from '../src/types.js';
 import { datasetDir } from './datasets.js';
 import { addNoise, gaussian, mosaicDemosaic, rng, smoothField, toUint8 } from './synthetic.js';
+import { float32Bits, MODULES_OFF, onWebAssembly, restoreModulesAfterEach, withModulesOff, withModulesOn } from './wasmPaths.js';
 
 // The WebAssembly CFA block features must be the JavaScript ones bit for bit (NaN, +0 and -0 included): 8-bit and
 // float32 pixels of every channel count, awkward widths, small and large blocks, both lattices, bands.
 
-const saved = process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-afterEach(() => {
-  if (saved === undefined) delete process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-  else process.env.CONTENT_ANALYSIS_FORENSICS_WASM = saved;
-});
+restoreModulesAfterEach();
 
-/** `run()` with the WebAssembly modules turned off (the JavaScript reference). */
-function javascript<T>(run: () => T): T {
-  const before = process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-  process.env.CONTENT_ANALYSIS_FORENSICS_WASM = '0';
-  try {
-    return run();
-  } finally {
-    if (before === undefined) delete process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-    else process.env.CONTENT_ANALYSIS_FORENSICS_WASM = before;
-  }
-}
-
-/** `run()` on the WebAssembly path, checking it really ran. */
-function webAssembly<T>(run: () => T): T {
-  delete process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-  expect(wasmModule('cfaBlockFeatures')).toBeDefined();
-  const before = wasmBlockRows;
-  const result = run();
-  expect(wasmBlockRows).toBeGreaterThan(before);
-  return result;
-}
-
-const bits = (a: Float32Array): number[] => Array.from(new Uint32Array(a.buffer, a.byteOffset, a.length));
+/** `run()` on the WebAssembly path, checking that the module ran. */
+const webAssembly = <T>(run: () => T): T => onWebAssembly('cfaBlockFeatures', () => wasmBlockRows, run);
 
 /** Both paths' features of `image`, compared bit for bit; returns them for further checks. */
 function expectSameFeatures(image: PixelBuffer, block: number, lattice: 0 | 1, sigma: number, start?: number, end?: number): Float32Array {
-  const expected = javascript(() => cfaBlockFeatures(image, block, lattice, sigma, start, end));
+  const expected = withModulesOff(() => cfaBlockFeatures(image, block, lattice, sigma, start, end));
   const actual = webAssembly(() => cfaBlockFeatures(image, block, lattice, sigma, start, end));
   expect(actual.length).toBe(expected.length);
-  expect(bits(actual)).toEqual(bits(expected));
+  expect(float32Bits(actual)).toEqual(float32Bits(expected));
   return actual;
 }
 
@@ -61,10 +36,6 @@ function randomBytes(width: number, height: number, channels: number, seed: numb
   }
   return { data, width, height, channels };
 }
-
-// With CONTENT_ANALYSIS_FORENSICS_WASM=0 for the whole run there is no WebAssembly path to compare: the other suites
-// then test the JavaScript paths.
-const MODULES_OFF = process.env.CONTENT_ANALYSIS_FORENSICS_WASM === '0';
 
 describe.skipIf(MODULES_OFF)('WebAssembly CFA block features', () => {
   it('equal the JavaScript ones on 8-bit images of awkward sizes, 1 to 4 channels, every block size and sigma', () => {
@@ -86,7 +57,7 @@ describe.skipIf(MODULES_OFF)('WebAssembly CFA block features', () => {
     const bw = Math.floor(203 / 8);
     for (const [start, end] of [[0, 1], [0, 7], [7, 8], [7, 13], [13, rows], [rows - 1, rows]] as const) {
       const band = expectSameFeatures(image, 8, 1, 1.5, start, end);
-      expect(bits(band)).toEqual(bits(whole.subarray(start * bw, end * bw)));
+      expect(float32Bits(band)).toEqual(float32Bits(whole.subarray(start * bw, end * bw)));
     }
     expect(cfaBlockFeatures(image, 8, 1, 1.5, 3, 3).length).toBe(0);
   });
@@ -131,21 +102,19 @@ describe.skipIf(MODULES_OFF)('WebAssembly CFA block features', () => {
     const dir = datasetDir('images/exifr-fixtures');
     if (!dir) return;
     const image = await decodeImage(readFileSync(join(dir, 'canon-dslr.jpg')));
-    const expected = javascript(() => cfaVarianceMap(image));
+    const expected = withModulesOff(() => cfaVarianceMap(image));
     const actual = webAssembly(() => cfaVarianceMap(image));
     expect(actual.score).toBe(expected.score);
     expect(actual.stats).toEqual(expected.stats);
-    for (let i = 0; i < expected.maps.length; i++) expect(bits(actual.maps[i]!.data)).toEqual(bits(expected.maps[i]!.data));
+    for (let i = 0; i < expected.maps.length; i++) expect(float32Bits(actual.maps[i]!.data)).toEqual(float32Bits(expected.maps[i]!.data));
   }, 60_000);
 });
 
 describe.skipIf(MODULES_OFF)('WebAssembly mixture fit of the block features', () => {
   /** Both paths' fits, compared field by field with Object.is (NaN included). */
   function expectSameFit(x: Float64Array, maxIterations?: number): void {
-    const expected = javascript(() => fitZeroMeanMixture(x, maxIterations));
-    delete process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-    expect(wasmModule('cfaBlockFeatures')).toBeDefined();
-    const actual = fitZeroMeanMixture(x, maxIterations);
+    const expected = withModulesOff(() => fitZeroMeanMixture(x, maxIterations));
+    const actual = withModulesOn('cfaBlockFeatures', () => fitZeroMeanMixture(x, maxIterations));
     for (const key of Object.keys(expected) as (keyof typeof expected)[]) {
       if (!Object.is(actual[key], expected[key])) throw new Error(`${key} of ${x.length} samples: ${actual[key]} instead of ${expected[key]}`);
     }

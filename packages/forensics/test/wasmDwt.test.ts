@@ -1,54 +1,31 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeImage } from '../src/index.js';
 import { wasmDetailChunks } from '../src/internal/dwt.js';
 import { studioLumaPlanes } from '../src/internal/luma.js';
-import { wasmModule } from '../src/internal/wasm.js';
 import { waveletBlocks, waveletNoiseBand, waveletNoiseFromLuma, waveletNoiseOptions } from '../src/kernels/waveletNoiseMap.js';
 import type { WaveletNoiseMapOptions } from '../src/kernels/waveletNoiseMap.js';
 import type { PixelBuffer } from '../src/types.js';
 import { datasetDir } from './datasets.js';
 import { addNoise, rng, smoothField, toUint8 } from './synthetic.js';
+import { float32Bits, MODULES_OFF, onWebAssembly, restoreModulesAfterEach, withModulesOff } from './wasmPaths.js';
 
 // The WebAssembly wavelet noise (assembly/dwt.ts: luma, db8 row and column passes, block medians) must give the
 // JavaScript path's sigma map bit for bit: 8-bit pixels of 1 to 4 channels with and without the shared luma planes,
 // rounded and unrounded luma, awkward and minimal sizes, block sizes other than 8, bands, float pixels with NaN and
 // infinities, flat, saturated and two-level images, and a real photo.
 
-const saved = process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-afterEach(() => {
-  if (saved === undefined) delete process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-  else process.env.CONTENT_ANALYSIS_FORENSICS_WASM = saved;
-});
+restoreModulesAfterEach();
 
-/** `run()` with the WebAssembly modules turned off (the JavaScript reference). */
-function javascript<T>(run: () => T): T {
-  const before = process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-  process.env.CONTENT_ANALYSIS_FORENSICS_WASM = '0';
-  try {
-    return run();
-  } finally {
-    if (before === undefined) delete process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-    else process.env.CONTENT_ANALYSIS_FORENSICS_WASM = before;
-  }
-}
-
-/** `run()` on the WebAssembly path, checking it really ran. */
-function webAssembly<T>(run: () => T): T {
-  delete process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-  expect(wasmModule('dwt')).toBeDefined();
-  const before = wasmDetailChunks;
-  const result = run();
-  expect(wasmDetailChunks).toBeGreaterThan(before);
-  return result;
-}
+/** `run()` on the WebAssembly path, checking that the module ran. */
+const webAssembly = <T>(run: () => T): T => onWebAssembly('dwt', () => wasmDetailChunks, run);
 
 /** Both paths' sigma map of `image` (from the pixels, or from the shared luma planes when `planes`), compared. */
 function expectSameMap(image: PixelBuffer, options: WaveletNoiseMapOptions = {}, planes = false): Float32Array {
   const luma = planes ? studioLumaPlanes(image) : undefined;
-  const expected = javascript(() => waveletNoiseFromLuma(image, options, luma)).maps[0]!.data;
+  const expected = withModulesOff(() => waveletNoiseFromLuma(image, options, luma)).maps[0]!.data;
   const actual = webAssembly(() => waveletNoiseFromLuma(image, options, luma)).maps[0]!.data;
   expectSameValues(actual, expected);
   return actual;
@@ -57,7 +34,7 @@ function expectSameMap(image: PixelBuffer, options: WaveletNoiseMapOptions = {},
 /** Equal float32 bit patterns, or both NaN (a NaN's payload is not part of the result). */
 function expectSameValues(actual: Float32Array, expected: Float32Array): void {
   expect(actual.length).toBe(expected.length);
-  const a = new Uint32Array(actual.buffer, actual.byteOffset, actual.length), e = new Uint32Array(expected.buffer, expected.byteOffset, expected.length);
+  const a = float32Bits(actual), e = float32Bits(expected);
   const differing: string[] = [];
   for (let i = 0; i < a.length && differing.length < 5; i++) {
     if (a[i] !== e[i] && !(Number.isNaN(actual[i]) && Number.isNaN(expected[i]))) differing.push(`${i}: ${actual[i]} vs ${expected[i]}`);
@@ -72,10 +49,6 @@ function randomBytes(width: number, height: number, channels: number, seed: numb
   for (let i = 0; i < field.length; i++) if (random() < 0.05) field[i] = Math.floor(random() * 256);
   return { data: field, width, height, channels };
 }
-
-// With CONTENT_ANALYSIS_FORENSICS_WASM=0 for the whole run there is no WebAssembly path to compare: the other suites
-// then test the JavaScript paths.
-const MODULES_OFF = process.env.CONTENT_ANALYSIS_FORENSICS_WASM === '0';
 
 describe.skipIf(MODULES_OFF)('wavelet noise in WebAssembly', () => {
   for (const [width, height] of [[32, 32], [33, 35], [37, 64], [101, 67], [250, 190]] as const) {
@@ -106,7 +79,7 @@ describe.skipIf(MODULES_OFF)('wavelet noise in WebAssembly', () => {
       const rows = waveletBlocks(image, blockSize)[1];
       for (const [start, end] of [[0, 1], [1, 4], [3, rows], [rows - 1, rows]] as const) {
         for (const planes of [undefined, luma]) {
-          const expected = javascript(() => waveletNoiseBand(image, o, planes, start, end));
+          const expected = withModulesOff(() => waveletNoiseBand(image, o, planes, start, end));
           expectSameValues(webAssembly(() => waveletNoiseBand(image, o, planes, start, end)), expected);
         }
       }

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeImage, edgeAnomalyMap } from '../src/index.js';
 import { edgeAnomalyMapDefaults, edgeBlockBand, edgeBlockFeatures, localDifference, wasmEdgeCalls } from '../src/kernels/edgeAnomalyMap.js';
 import type { EdgeAnomalyMapOptions, EdgeBlockFeatures } from '../src/kernels/edgeAnomalyMap.js';
@@ -7,57 +7,26 @@ import { lumaBytes, studioLuma } from '../src/internal/luma.js';
 import { wasmModule } from '../src/internal/wasm.js';
 import type { KernelResult, PixelBuffer } from '../src/types.js';
 import { rng } from './synthetic.js';
+import { firstDifference, float32Bits, MODULES_OFF, onWebAssembly, randomImage, restoreModulesAfterEach, withModulesOff } from './wasmPaths.js';
 
 // The WebAssembly edge features (assembly/edgeAnomaly.ts) must equal the JavaScript loops' bit for bit: strength,
 // sharpness and blocking of every block, border blocks included, from 8-bit pixels of every channel count and from
 // luma planes, for block sizes that are and are not multiples of 4, on awkward sizes and extreme images.
 
-const saved = process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-afterEach(() => {
-  if (saved === undefined) delete process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-  else process.env.CONTENT_ANALYSIS_FORENSICS_WASM = saved;
-});
-
-/** `run()` with the WebAssembly modules turned off (the JavaScript reference). */
-function javascript<T>(run: () => T): T {
-  const before = process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-  process.env.CONTENT_ANALYSIS_FORENSICS_WASM = '0';
-  try {
-    return run();
-  } finally {
-    if (before === undefined) delete process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-    else process.env.CONTENT_ANALYSIS_FORENSICS_WASM = before;
-  }
-}
+restoreModulesAfterEach();
 
 /** `run()` on the WebAssembly path; `chunks`: whether the module must have done some of it (false: all fell back). */
-function webAssembly<T>(run: () => T, chunks = true): T {
-  delete process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-  expect(wasmModule('edgeAnomaly')).toBeDefined();
-  const before = wasmEdgeCalls;
-  const result = run();
-  expect(wasmEdgeCalls > before).toBe(chunks);
-  return result;
-}
-
-const bits = (a: Float32Array): Uint32Array => new Uint32Array(a.buffer, a.byteOffset, a.length);
-
-/** First index where two arrays differ, or -1 (`toEqual` on large typed arrays is slow). */
-function firstDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  if (a.length !== b.length) return Math.min(a.length, b.length);
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return i;
-  return -1;
-}
+const webAssembly = <T>(run: () => T, chunks = true): T => onWebAssembly('edgeAnomaly', () => wasmEdgeCalls, run, chunks);
 
 function expectSameFeatures(actual: EdgeBlockFeatures, expected: EdgeBlockFeatures): void {
   for (const key of ['strength', 'sharpness', 'blocking'] as const) {
-    expect({ key, at: firstDifference(bits(actual[key]), bits(expected[key])) }).toEqual({ key, at: -1 });
+    expect({ key, at: firstDifference(float32Bits(actual[key]), float32Bits(expected[key])) }).toEqual({ key, at: -1 });
   }
 }
 
 function expectSameResult(actual: KernelResult, expected: KernelResult): void {
   expect(actual.maps.length).toBe(expected.maps.length);
-  actual.maps.forEach((map, i) => expect(firstDifference(bits(map.data as Float32Array), bits(expected.maps[i]!.data as Float32Array))).toBe(-1));
+  actual.maps.forEach((map, i) => expect(firstDifference(float32Bits(map.data as Float32Array), float32Bits(expected.maps[i]!.data as Float32Array))).toBe(-1));
   expect(actual.stats).toEqual(expected.stats);
   expect(Object.is(actual.score, expected.score)).toBe(true);
 }
@@ -66,14 +35,9 @@ function expectSameResult(actual: KernelResult, expected: KernelResult): void {
 function compareFeatures(source: Float32Array | PixelBuffer, width: number, height: number, options: EdgeAnomalyMapOptions = {}, start = 0, end?: number, chunks = true): void {
   const o = { ...edgeAnomalyMapDefaults, ...options };
   const to = end ?? Math.floor(height / o.blockSize);
-  const expected = javascript(() => edgeBlockFeatures(source, width, height, o, start, to));
+  const expected = withModulesOff(() => edgeBlockFeatures(source, width, height, o, start, to));
   const actual = webAssembly(() => edgeBlockFeatures(source, width, height, o, start, to), chunks);
   expectSameFeatures(actual, expected);
-}
-
-function randomImage(width: number, height: number, channels: number, seed: number): PixelBuffer {
-  const random = rng(seed);
-  return { data: Uint8Array.from({ length: width * height * channels }, () => Math.floor(random() * 256)), width, height, channels };
 }
 
 /** Random rectangles of random grey levels over a mid grey, with some noise: edges, flat blocks and texture. */
@@ -88,10 +52,6 @@ function rectangles(width: number, height: number, channels: number, seed: numbe
   for (let i = 0; i < data.length; i++) if (random() < 0.1) data[i] = Math.max(0, Math.min(255, data[i]! + Math.floor(random() * 9) - 4));
   return { data, width, height, channels };
 }
-
-// With CONTENT_ANALYSIS_FORENSICS_WASM=0 for the whole run there is no WebAssembly path to compare: the other suites
-// then test the JavaScript paths.
-const MODULES_OFF = process.env.CONTENT_ANALYSIS_FORENSICS_WASM === '0';
 
 describe.skipIf(MODULES_OFF)('edge anomaly block features in WebAssembly', () => {
   it('equal the JavaScript features on random 8-bit images of 1 to 4 channels and awkward sizes', () => {
@@ -159,13 +119,13 @@ describe.skipIf(MODULES_OFF)('edge anomaly block features in WebAssembly', () =>
 
   it('give edgeAnomalyMap and the pool bands the same results', () => {
     const image = rectangles(517, 389, 3, 21);
-    for (const neighbourhood of [1, 2, 3]) expectSameResult(webAssembly(() => edgeAnomalyMap(image, { neighbourhood })), javascript(() => edgeAnomalyMap(image, { neighbourhood })));
+    for (const neighbourhood of [1, 2, 3]) expectSameResult(webAssembly(() => edgeAnomalyMap(image, { neighbourhood })), withModulesOff(() => edgeAnomalyMap(image, { neighbourhood })));
     const o = { ...edgeAnomalyMapDefaults, blockSize: 12 };
-    const expected = javascript(() => edgeBlockBand(image, 517, 389, o, 9, 21));
+    const expected = withModulesOff(() => edgeBlockBand(image, 517, 389, o, 9, 21));
     const actual = webAssembly(() => edgeBlockBand(image, 517, 389, o, 9, 21));
     expectSameFeatures(actual, expected);
-    expect(firstDifference(bits(actual.sharpDiff), bits(expected.sharpDiff))).toBe(-1);
-    expect(firstDifference(bits(actual.blockDiff), bits(expected.blockDiff))).toBe(-1);
+    expect(firstDifference(float32Bits(actual.sharpDiff), float32Bits(expected.sharpDiff))).toBe(-1);
+    expect(firstDifference(float32Bits(actual.blockDiff), float32Bits(expected.blockDiff))).toBe(-1);
   });
 
   it('give the JavaScript differences from the neighbourhood medians (radius 1 and 2; others stay in JavaScript)', () => {
@@ -182,10 +142,10 @@ describe.skipIf(MODULES_OFF)('edge anomaly block features in WebAssembly', () =>
           const v = values(bw * bh, missing, levels);
           for (const r of [1, 2, 3]) {
             const diff = (from: number, to: number) => localDifference(v, bw, 0, bh, r, from, to);
-            const expected = javascript(() => diff(0, bh));
-            expect(firstDifference(bits(webAssembly(() => diff(0, bh), r <= 2)), bits(expected))).toBe(-1);
+            const expected = withModulesOff(() => diff(0, bh));
+            expect(firstDifference(float32Bits(webAssembly(() => diff(0, bh), r <= 2)), float32Bits(expected))).toBe(-1);
             // A band: rows [1, bh - 1) from values holding rows [0, bh).
-            if (bh > 2) expect(firstDifference(bits(webAssembly(() => diff(1, bh - 1), r <= 2)), bits(expected.subarray(bw, (bh - 1) * bw)))).toBe(-1);
+            if (bh > 2) expect(firstDifference(float32Bits(webAssembly(() => diff(1, bh - 1), r <= 2)), float32Bits(expected.subarray(bw, (bh - 1) * bw)))).toBe(-1);
           }
         }
       }
@@ -193,12 +153,12 @@ describe.skipIf(MODULES_OFF)('edge anomaly block features in WebAssembly', () =>
     // Values holding only the rows a band's neighbourhoods reach (rows [3, 12) of 20 for rows [5, 10) at radius 2).
     const all = values(31 * 20, 0.2, 0);
     const part = all.slice(3 * 31, 12 * 31);
-    const expected = javascript(() => localDifference(all, 31, 0, 20, 2, 5, 10));
-    expect(firstDifference(bits(webAssembly(() => localDifference(part, 31, 3, 20, 2, 5, 10))), bits(expected))).toBe(-1);
+    const expected = withModulesOff(() => localDifference(all, 31, 0, 20, 2, 5, 10));
+    expect(firstDifference(float32Bits(webAssembly(() => localDifference(part, 31, 3, 20, 2, 5, 10))), float32Bits(expected))).toBe(-1);
     // A negative value (which the ranks would misorder) sends the whole call to JavaScript.
     const negative = values(40 * 9, 0.1, 0);
     negative[100] = -0.5;
-    expect(firstDifference(bits(webAssembly(() => localDifference(negative, 40, 0, 9, 2, 0, 9), false)), bits(javascript(() => localDifference(negative, 40, 0, 9, 2, 0, 9))))).toBe(-1);
+    expect(firstDifference(float32Bits(webAssembly(() => localDifference(negative, 40, 0, 9, 2, 0, 9), false)), float32Bits(withModulesOff(() => localDifference(negative, 40, 0, 9, 2, 0, 9))))).toBe(-1);
   });
 
   it('compute the luma of every 8-bit colour as the JavaScript lumaBytes does (float32 luma times 2^19)', () => {
@@ -217,7 +177,7 @@ describe.skipIf(MODULES_OFF)('edge anomaly block features in WebAssembly', () =>
         }
         memory.set(pixels.subarray(0, width * channels), src);
         lumaUnitsRow(src, channels, width, dst);
-        javascript(() => lumaBytes(pixels, channels, luma, 0, 0, width));
+        withModulesOff(() => lumaBytes(pixels, channels, luma, 0, 0, width));
         const at = firstDifference(units, Int32Array.from(luma, (y) => y * 2 ** 19));
         if (at >= 0) expect({ channels, row, at, units: units[at] }).toEqual({ channels, row, at, units: luma[at]! * 2 ** 19 });
       }
@@ -226,7 +186,7 @@ describe.skipIf(MODULES_OFF)('edge anomaly block features in WebAssembly', () =>
       for (let x = 0; x < 256; x++) pixels[x * channels] = x;
       memory.set(pixels.subarray(0, 256 * channels), src);
       lumaUnitsRow(src, channels, 256, dst);
-      javascript(() => lumaBytes(pixels, channels, luma, 0, 0, 256));
+      withModulesOff(() => lumaBytes(pixels, channels, luma, 0, 0, 256));
       expect(firstDifference(units.subarray(0, 256), Int32Array.from(luma.subarray(0, 256), (y) => y * 2 ** 19))).toBe(-1);
     }
   }, 60_000);
@@ -238,7 +198,7 @@ describe.skipIf(MODULES_OFF)('edge anomaly block features in WebAssembly', () =>
       return;
     }
     const image = await decodeImage(readFileSync(photo));
-    expectSameResult(webAssembly(() => edgeAnomalyMap(image)), javascript(() => edgeAnomalyMap(image)));
+    expectSameResult(webAssembly(() => edgeAnomalyMap(image)), withModulesOff(() => edgeAnomalyMap(image)));
     const luma = studioLuma(image, false);
     const o = { ...edgeAnomalyMapDefaults };
     compareFeatures(luma, image.width, image.height, o);

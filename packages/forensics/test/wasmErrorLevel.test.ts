@@ -1,55 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeImage, errorLevelAnalysis, recompressJpeg } from '../src/index.js';
 import { errorLevelBand, errorLevelOptions, wasmErrorLevelCalls, type ErrorLevelAnalysisOptions, type ErrorLevelBand } from '../src/kernels/errorLevelAnalysis.js';
-import { wasmModule } from '../src/internal/wasm.js';
 import type { KernelResult, PixelBuffer } from '../src/types.js';
 import { datasetDir } from './datasets.js';
 import { rng } from './synthetic.js';
+import { firstDifference, float32Bits, MODULES_OFF, onWebAssembly, randomImage, restoreModulesAfterEach, withModulesOff } from './wasmPaths.js';
 
 // ELA's 8-bit path in WebAssembly must return the JavaScript path's values bit for bit: the map, the histogram of the
 // channel sums and the block sums of every band, and so the whole result, on awkward sizes and every channel count.
 
-const saved = process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-afterEach(() => {
-  if (saved === undefined) delete process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-  else process.env.CONTENT_ANALYSIS_FORENSICS_WASM = saved;
-});
+restoreModulesAfterEach();
 
-/** `run()` with the WebAssembly modules turned off (the JavaScript reference). */
-function javascript<T>(run: () => T): T {
-  const before = process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-  process.env.CONTENT_ANALYSIS_FORENSICS_WASM = '0';
-  try {
-    return run();
-  } finally {
-    if (before === undefined) delete process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-    else process.env.CONTENT_ANALYSIS_FORENSICS_WASM = before;
-  }
-}
-
-/** `run()` on the WebAssembly path, checking it really ran. */
-function webAssembly<T>(run: () => T): T {
-  delete process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-  expect(wasmModule('errorLevel')).toBeDefined();
-  const calls = wasmErrorLevelCalls;
-  const result = run();
-  expect(wasmErrorLevelCalls).toBeGreaterThan(calls);
-  return result;
-}
-
-const bits = (a: Float32Array): Uint32Array => new Uint32Array(a.buffer, a.byteOffset, a.length);
-
-/** First index where two arrays differ, or -1 (`toEqual` on large typed arrays is slow). */
-function firstDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  if (a.length !== b.length) return Math.min(a.length, b.length);
-  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return i;
-  return -1;
-}
+/** `run()` on the WebAssembly path, checking that the module ran. */
+const webAssembly = <T>(run: () => T): T => onWebAssembly('errorLevel', () => wasmErrorLevelCalls, run);
 
 function expectSameBand(actual: ErrorLevelBand, expected: ErrorLevelBand): void {
-  expect(firstDifference(bits(actual.map), bits(expected.map))).toBe(-1);
+  expect(firstDifference(float32Bits(actual.map), float32Bits(expected.map))).toBe(-1);
   expect(actual.count).toBeDefined();
   expect(firstDifference(actual.count!, expected.count!)).toBe(-1);
   expect(firstDifference(actual.sums!, expected.sums!)).toBe(-1);
@@ -60,7 +28,7 @@ function expectSameResult(actual: KernelResult, expected: KernelResult): void {
   expect(actual.stats).toEqual(expected.stats);
   for (let i = 0; i < expected.maps.length; i++) {
     expect(actual.maps[i]!.displayRange).toEqual(expected.maps[i]!.displayRange);
-    expect(firstDifference(bits(actual.maps[i]!.data), bits(expected.maps[i]!.data))).toBe(-1);
+    expect(firstDifference(float32Bits(actual.maps[i]!.data), float32Bits(expected.maps[i]!.data))).toBe(-1);
   }
 }
 
@@ -71,19 +39,14 @@ function compare(a: PixelBuffer, b: PixelBuffer, options: ErrorLevelAnalysisOpti
   const bands: Array<[number, number]> = [[0, blockRows]];
   if (blockRows >= 3) bands.push([1, 2], [2, blockRows]);
   for (const [start, end] of bands) {
-    const expected = javascript(() => errorLevelBand(a, b, o, start, end));
+    const expected = withModulesOff(() => errorLevelBand(a, b, o, start, end));
     expectSameBand(webAssembly(() => errorLevelBand(a, b, o, start, end)), expected);
     const out = new Float32Array(expected.map.length);
     const intoOut = webAssembly(() => errorLevelBand(a, b, o, start, end, out));
     expect(intoOut.map).toBe(out);
     expectSameBand(intoOut, expected);
   }
-  expectSameResult(webAssembly(() => errorLevelAnalysis(a, b, options)), javascript(() => errorLevelAnalysis(a, b, options)));
-}
-
-function randomImage(width: number, height: number, channels: number, seed: number): PixelBuffer {
-  const random = rng(seed);
-  return { data: Uint8Array.from({ length: width * height * channels }, () => Math.floor(random() * 256)), width, height, channels };
+  expectSameResult(webAssembly(() => errorLevelAnalysis(a, b, options)), withModulesOff(() => errorLevelAnalysis(a, b, options)));
 }
 
 /**
@@ -95,10 +58,6 @@ function nearby(image: PixelBuffer, seed: number, spread = 2): PixelBuffer {
   const data = image.data.map((v) => Math.max(0, Math.min(255, v + Math.floor(random() * (2 * spread + 1)) - spread)));
   return { ...image, data };
 }
-
-// With CONTENT_ANALYSIS_FORENSICS_WASM=0 for the whole run there is no WebAssembly path to compare: the other suites
-// then test the JavaScript paths.
-const MODULES_OFF = process.env.CONTENT_ANALYSIS_FORENSICS_WASM === '0';
 
 describe.skipIf(MODULES_OFF)('ELA 8-bit path in WebAssembly', () => {
   it('equals the JavaScript path on random images of awkward sizes, 1 to 4 channels, whole and in bands', () => {

@@ -1,55 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeImage } from '../src/index.js';
 import { lumaBytes, studioLuma, studioLumaPlanes, studioLumaPlanesRows, studioLumaRow, wasmLumaCalls, allocateLumaPlanes, type LumaPlanes } from '../src/internal/luma.js';
-import { wasmModule } from '../src/internal/wasm.js';
 import type { PixelBuffer } from '../src/types.js';
 import { datasetDir } from './datasets.js';
 import { rng } from './synthetic.js';
+import { firstDifference, float32Bits, MODULES_OFF, onWebAssembly, randomImage, restoreModulesAfterEach, withModulesOff } from './wasmPaths.js';
 
 // The 8-bit luma in WebAssembly must equal the JavaScript luma bit for bit: float32 luma, rounded luma as float32
 // and as bytes, for every colour and grey level, on awkward lengths and offsets, across chunks.
 
-const saved = process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-afterEach(() => {
-  if (saved === undefined) delete process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-  else process.env.CONTENT_ANALYSIS_FORENSICS_WASM = saved;
-});
+restoreModulesAfterEach();
 
-/** `run()` with the WebAssembly modules turned off (the JavaScript reference). */
-function javascript<T>(run: () => T): T {
-  const before = process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-  process.env.CONTENT_ANALYSIS_FORENSICS_WASM = '0';
-  try {
-    return run();
-  } finally {
-    if (before === undefined) delete process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-    else process.env.CONTENT_ANALYSIS_FORENSICS_WASM = before;
-  }
-}
-
-/** `run()` on the WebAssembly path, checking it really ran. */
-function webAssembly<T>(run: () => T): T {
-  delete process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-  expect(wasmModule('luma')).toBeDefined();
-  const calls = wasmLumaCalls;
-  const result = run();
-  expect(wasmLumaCalls).toBeGreaterThan(calls);
-  return result;
-}
-
-const bits = (a: Float32Array): Uint32Array => new Uint32Array(a.buffer, a.byteOffset, a.length);
-
-/** First index where two arrays differ, or -1 (`toEqual` on large typed arrays is slow). */
-function firstDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  if (a.length !== b.length) return Math.min(a.length, b.length);
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return i;
-  return -1;
-}
+/** `run()` on the WebAssembly path, checking that the module ran. */
+const webAssembly = <T>(run: () => T): T => onWebAssembly('luma', () => wasmLumaCalls, run);
 
 function expectSamePlanes(actual: LumaPlanes, expected: LumaPlanes): void {
-  expect(firstDifference(bits(actual.luma), bits(expected.luma))).toBe(-1);
+  expect(firstDifference(float32Bits(actual.luma), float32Bits(expected.luma))).toBe(-1);
   expect(firstDifference(actual.rounded, expected.rounded)).toBe(-1);
 }
 
@@ -60,20 +28,11 @@ function expectSamePlanes(actual: LumaPlanes, expected: LumaPlanes): void {
 function compareImage(image: PixelBuffer): void {
   const modules = image.width * image.height >= 256 ? webAssembly : <T>(run: () => T): T => run();
   for (const round of [false, true]) {
-    const expected = javascript(() => studioLuma(image, round));
-    expect(firstDifference(bits(modules(() => studioLuma(image, round))), bits(expected))).toBe(-1);
+    const expected = withModulesOff(() => studioLuma(image, round));
+    expect(firstDifference(float32Bits(modules(() => studioLuma(image, round))), float32Bits(expected))).toBe(-1);
   }
-  expectSamePlanes(modules(() => studioLumaPlanes(image)!), javascript(() => studioLumaPlanes(image)!));
+  expectSamePlanes(modules(() => studioLumaPlanes(image)!), withModulesOff(() => studioLumaPlanes(image)!));
 }
-
-function randomImage(width: number, height: number, channels: number, seed: number): PixelBuffer {
-  const random = rng(seed);
-  return { data: Uint8Array.from({ length: width * height * channels }, () => Math.floor(random() * 256)), width, height, channels };
-}
-
-// With CONTENT_ANALYSIS_FORENSICS_WASM=0 for the whole run there is no WebAssembly path to compare: the other suites
-// then test the JavaScript paths.
-const MODULES_OFF = process.env.CONTENT_ANALYSIS_FORENSICS_WASM === '0';
 
 describe.skipIf(MODULES_OFF)('8-bit luma in WebAssembly', () => {
   it('equals the JavaScript luma for every RGB colour (3 and 4 channels) and every grey level (1 and 2 channels)', () => {
@@ -103,7 +62,7 @@ describe.skipIf(MODULES_OFF)('8-bit luma in WebAssembly', () => {
         // to stay in JavaScript).
         const band = Math.ceil(256 / width) + 2;
         if (height > band) {
-          const expected = javascript(() => studioLumaPlanes(image)!);
+          const expected = withModulesOff(() => studioLumaPlanes(image)!);
           const planes = allocateLumaPlanes(image, true)!;
           webAssembly(() => {
             for (let y = 0; y < height; y += band) studioLumaPlanesRows(image, planes, y, Math.min(height, y + band));
@@ -119,10 +78,10 @@ describe.skipIf(MODULES_OFF)('8-bit luma in WebAssembly', () => {
     const data = image.data as Uint8Array;
     for (const [from, count] of [[0, 255], [5, 256], [7, 257], [1, 1000], [3, 32_767], [11, 32_768], [13, 32_769], [0, 70_001], [17, 65_537]] as const) {
       const expected = new Float32Array(count + 9), actual = new Float32Array(count + 9);
-      javascript(() => lumaBytes(data, 3, expected, from, 9, count));
+      withModulesOff(() => lumaBytes(data, 3, expected, from, 9, count));
       if (count >= 256) webAssembly(() => lumaBytes(data, 3, actual, from, 9, count));
       else lumaBytes(data, 3, actual, from, 9, count);
-      expect(firstDifference(bits(actual), bits(expected))).toBe(-1);
+      expect(firstDifference(float32Bits(actual), float32Bits(expected))).toBe(-1);
     }
     // Pixels at an odd byte offset of their buffer, read row by row.
     const buffer = new Uint8Array(1 + 300 * 5 * 3);
@@ -131,9 +90,9 @@ describe.skipIf(MODULES_OFF)('8-bit luma in WebAssembly', () => {
     compareImage(odd);
     for (const round of [false, true]) {
       const expected = new Float32Array(300), actual = new Float32Array(300);
-      javascript(() => studioLumaRow(odd, 4, round, expected));
+      withModulesOff(() => studioLumaRow(odd, 4, round, expected));
       webAssembly(() => studioLumaRow(odd, 4, round, actual));
-      expect(firstDifference(bits(actual), bits(expected))).toBe(-1);
+      expect(firstDifference(float32Bits(actual), float32Bits(expected))).toBe(-1);
     }
   });
 

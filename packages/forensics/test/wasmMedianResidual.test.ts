@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeImage, medianResidualMap } from '../src/index.js';
 import { lumaBytes, studioLuma } from '../src/internal/luma.js';
 import { medianResidualSweep, type ResidualSweep } from '../src/internal/medianResidualSweep.js';
@@ -9,60 +9,28 @@ import { wasmModule } from '../src/internal/wasm.js';
 import type { PixelBuffer } from '../src/types.js';
 import { datasetDir } from './datasets.js';
 import { rng } from './synthetic.js';
+import { firstDifference, float32Bits, float64Bits, MODULES_OFF, onWebAssembly, randomImage, restoreModulesAfterEach, withModulesOff } from './wasmPaths.js';
 
 // The WebAssembly median residual sweep must return the JavaScript sweep's values bit for bit: residuals, block sums,
 // histogram and the finite flag, from 8-bit pixels of every channel count and from luma planes, on awkward sizes.
 
-const saved = process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-afterEach(() => {
-  if (saved === undefined) delete process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-  else process.env.CONTENT_ANALYSIS_FORENSICS_WASM = saved;
-});
+restoreModulesAfterEach();
 
-/** `run()` with the WebAssembly modules turned off (the JavaScript reference). */
-function javascript<T>(run: () => T): T {
-  const before = process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-  process.env.CONTENT_ANALYSIS_FORENSICS_WASM = '0';
-  try {
-    return run();
-  } finally {
-    if (before === undefined) delete process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-    else process.env.CONTENT_ANALYSIS_FORENSICS_WASM = before;
-  }
-}
-
-/** `run()` on the WebAssembly path, checking it really ran. */
-function webAssembly<T>(run: () => T): T {
-  delete process.env.CONTENT_ANALYSIS_FORENSICS_WASM;
-  expect(wasmModule('medianResidual')).toBeDefined();
-  const calls = wasmSweepCalls;
-  const result = run();
-  expect(wasmSweepCalls).toBeGreaterThan(calls);
-  return result;
-}
-
-const bits = (a: Float32Array): Uint32Array => new Uint32Array(a.buffer, a.byteOffset, a.length);
-const bits64 = (a: Float64Array): Uint32Array => new Uint32Array(a.buffer, a.byteOffset, 2 * a.length);
-
-/** First index where two arrays differ, or -1 (`toEqual` on large typed arrays is slow). */
-function firstDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  if (a.length !== b.length) return Math.min(a.length, b.length);
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return i;
-  return -1;
-}
+/** `run()` on the WebAssembly path, checking that the module ran. */
+const webAssembly = <T>(run: () => T): T => onWebAssembly('medianResidual', () => wasmSweepCalls, run);
 
 function expectSameSweep(actual: ResidualSweep | undefined, expected: ResidualSweep | undefined): void {
   expect(actual === undefined).toBe(expected === undefined);
   if (!actual || !expected) return;
   expect(actual.finite).toBe(expected.finite);
-  expect(firstDifference(bits(actual.residual), bits(expected.residual))).toBe(-1);
-  expect(firstDifference(bits64(actual.sums), bits64(expected.sums))).toBe(-1);
+  expect(firstDifference(float32Bits(actual.residual), float32Bits(expected.residual))).toBe(-1);
+  expect(firstDifference(float64Bits(actual.sums), float64Bits(expected.sums))).toBe(-1);
   expect(firstDifference(actual.high, expected.high)).toBe(-1);
 }
 
 /** Both sweeps of rows [y0, y1), with and without an `out` array, compared. */
 function compareSweeps(source: Float32Array | PixelBuffer, width: number, height: number, block: number, y0 = 0, y1 = height): ResidualSweep | undefined {
-  const expected = javascript(() => medianResidualSweep(source, width, height, block, y0, y1));
+  const expected = withModulesOff(() => medianResidualSweep(source, width, height, block, y0, y1));
   const actual = webAssembly(() => medianResidualSweep(source, width, height, block, y0, y1));
   expectSameSweep(actual, expected);
   const out = new Float32Array(width * (y1 - y0));
@@ -71,15 +39,6 @@ function compareSweeps(source: Float32Array | PixelBuffer, width: number, height
   if (intoOut) expect(intoOut.residual).toBe(out);
   return actual;
 }
-
-function randomImage(width: number, height: number, channels: number, seed: number): PixelBuffer {
-  const random = rng(seed);
-  return { data: Uint8Array.from({ length: width * height * channels }, () => Math.floor(random() * 256)), width, height, channels };
-}
-
-// With CONTENT_ANALYSIS_FORENSICS_WASM=0 for the whole run there is no WebAssembly path to compare: the other suites
-// then test the JavaScript paths.
-const MODULES_OFF = process.env.CONTENT_ANALYSIS_FORENSICS_WASM === '0';
 
 describe.skipIf(MODULES_OFF)('median residual sweep in WebAssembly', () => {
   it('equals the JavaScript sweep on random 8-bit images of awkward sizes, 1 to 4 channels, whole and in bands', () => {
@@ -172,13 +131,13 @@ describe.skipIf(MODULES_OFF)('median residual sweep in WebAssembly', () => {
     const dir = datasetDir('images/exif-samples/jpg');
     if (!dir) return;
     const image = await decodeImage(readFileSync(join(dir, 'Canon_40D.jpg')));
-    const expected = javascript(() => medianResidualMap(image));
+    const expected = withModulesOff(() => medianResidualMap(image));
     const actual = webAssembly(() => medianResidualMap(image));
     expect(actual.score).toBe(expected.score);
     expect(actual.stats).toEqual(expected.stats);
     for (let i = 0; i < expected.maps.length; i++) {
       expect(actual.maps[i]!.displayRange).toEqual(expected.maps[i]!.displayRange);
-      expect(firstDifference(bits(actual.maps[i]!.data), bits(expected.maps[i]!.data))).toBe(-1);
+      expect(firstDifference(float32Bits(actual.maps[i]!.data), float32Bits(expected.maps[i]!.data))).toBe(-1);
     }
   });
 });
