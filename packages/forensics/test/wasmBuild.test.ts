@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const buildScript = fileURLToPath(new URL('../../wasm/scripts/build-wasm.mjs', import.meta.url));
 
 describe('WebAssembly modules', () => {
   it('every committed module is the build of its AssemblyScript source, and every module has one', () => {
@@ -11,7 +12,7 @@ describe('WebAssembly modules', () => {
     const modules = readdirSync(`${root}/wasm`).filter((f) => f.endsWith('.wasm')).map((f) => f.slice(0, -5)).sort();
     expect(modules).toEqual(sources);
     // Exits non-zero (execFileSync throws) when a module differs from a fresh build of its source.
-    const report = execFileSync(process.execPath, [`${root}/scripts/build-wasm.mjs`, '--check'], { encoding: 'utf8' });
+    const report = execFileSync(process.execPath, [buildScript, root, '--check'], { encoding: 'utf8' });
     expect(report.split('\n').filter(Boolean)).toEqual(sources.map((name) => `${name}.wasm: matches its source`));
   }, 120_000);
 });

@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+
+/** The parts of the WebAssembly API used here (the ES2023 lib and @types/node 20 do not declare it). */
+interface WasmMemory { readonly buffer: ArrayBuffer; grow(pages: number): number }
+type WasmExports = Record<string, unknown>;
+interface WasmApi {
+  validate(bytes: Uint8Array): boolean;
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: Record<string, Record<string, unknown>>) => { exports: WasmExports };
+}
+const WA = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
+/**
+ * One thread's instance of a module built by `scripts/build-wasm.mjs` (AssemblyScript with SIMD, no runtime: the
+ * caller lays out the module's memory and passes pointers). Instances are per thread, each with its own memory.
+ */
+export class WasmModule {
+  readonly memory: WasmMemory;
+
+  constructor(readonly exports: WasmExports) {
+    this.memory = exports.memory as WasmMemory;
+  }
+
+  /** Grows the memory to at least `bytes` (views taken before a growth are detached: take them after). */
+  reserve(bytes: number): void {
+    const have = this.memory.buffer.byteLength;
+    if (bytes > have) this.memory.grow(Math.ceil((bytes - have) / 65536));
+  }
+
+  function<T extends (...args: never[]) => unknown>(name: string): T {
+    const f = this.exports[name];
+    if (typeof f !== 'function') throw new TypeError(`Expected a function ${name} in the WebAssembly module but received ${typeof f}`);
+    return f as T;
+  }
+}
+
+/** `Math=JSMath` modules import the host's Math functions as env.Math.<name>: a logarithm is V8's own. */
+const HOST_MATH: Record<string, unknown> = Object.fromEntries(
+  Object.getOwnPropertyNames(Math).filter((k) => typeof (Math as unknown as Record<string, unknown>)[k] === 'function').map((k) => [`Math.${k}`, (Math as unknown as Record<string, unknown>)[k]]),
+);
+
+const loaded = new Map<string, WasmModule | null>();
+
+/** False when `CONTENT_ANALYSIS_WASM` is `0` (read at every call): every package then takes its JavaScript paths. */
+export function wasmModulesEnabled(): boolean {
+  return process.env.CONTENT_ANALYSIS_WASM !== '0';
+}
+
+/**
+ * This thread's instance of the module in `file` (compiled and instantiated on first use), or undefined when the
+ * modules are turned off (`CONTENT_ANALYSIS_WASM=0`) or this runtime cannot compile it (no SIMD): the caller then
+ * takes its JavaScript path.
+ */
+export function loadWasmModule(file: URL): WasmModule | undefined {
+  if (!wasmModulesEnabled()) return undefined;
+  let m = loaded.get(file.href);
+  if (m === undefined) {
+    m = null;
+    const bytes = readFileSync(file);
+    if (WA.validate(bytes)) {
+      const instance = new WA.Instance(new WA.Module(bytes), {
+        env: { ...HOST_MATH, abort: () => { throw new Error(`WebAssembly module ${file.pathname} aborted`); } },
+      });
+      m = new WasmModule(instance.exports);
+    }
+    loaded.set(file.href, m);
+  }
+  return m ?? undefined;
+}

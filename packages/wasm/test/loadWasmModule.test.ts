@@ -1,0 +1,71 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadWasmModule } from '../src/index.js';
+
+const buildScript = fileURLToPath(new URL('../scripts/build-wasm.mjs', import.meta.url));
+
+// A package folder made here: one module with a host Math call, a SIMD loop and an exported memory.
+const dir = mkdtempSync(join(tmpdir(), 'wasm-package-'));
+mkdirSync(join(dir, 'assembly', 'lib'), { recursive: true });
+mkdirSync(join(dir, 'wasm'));
+writeFileSync(join(dir, 'assembly', 'lib', 'twice.ts'), '// @ts-nocheck\n@inline export function twice(x: f64): f64 { return x + x; }\n');
+writeFileSync(join(dir, 'assembly', 'probe.ts'), [
+  '// @ts-nocheck',
+  "import { twice } from './lib/twice';",
+  'export function logSum(p: usize, n: i32): f64 { let s: f64 = 0; for (let i = 0; i < n; i++) s += Math.log(load<f64>(p + (<usize>i << 3))); return twice(s); }',
+  'export function maxPairs(p: usize, q: usize, n: i32): void { for (let i = 0; i < n; i += 4) v128.store(q + (<usize>i << 2), i32x4.max_s(v128.load(p + (<usize>i << 2)), v128.load(p + (<usize>i << 2), 16))); }',
+  '',
+].join('\n'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const run = (...args: string[]) => spawnSync(process.execPath, [buildScript, ...args], { encoding: 'utf8' });
+
+describe('build-wasm.mjs and loadWasmModule', () => {
+  it('builds the top-level modules only, loads them once per thread, and they call the host Math', () => {
+    expect(execFileSync(process.execPath, [buildScript, dir], { encoding: 'utf8' })).toMatch(/^probe\.wasm: \d+ bytes\n$/);
+    const url = pathToFileURL(join(dir, 'wasm', 'probe.wasm'));
+    const m = loadWasmModule(url)!;
+    expect(m).toBeDefined();
+    expect(loadWasmModule(url)).toBe(m);
+    m.reserve(1 << 17);
+    expect(m.memory.buffer.byteLength).toBeGreaterThanOrEqual(1 << 17);
+    const values = new Float64Array(m.memory.buffer, 0, 100);
+    let expected = 0;
+    for (let i = 0; i < values.length; i++) { values[i] = 0.37 + i * 1.93; expected += Math.log(values[i]!); }
+    expect(m.function<(p: number, n: number) => number>('logSum')(0, values.length)).toBe(expected + expected);
+    const ints = new Int32Array(m.memory.buffer, 1024, 8);
+    ints.set([1, -5, 7, 2, 3, 9, -1, 2]);
+    m.function<(p: number, q: number, n: number) => void>('maxPairs')(1024, 2048, 4);
+    expect([...new Int32Array(m.memory.buffer, 2048, 4)]).toEqual([3, 9, 7, 2]);
+    expect(() => m.function('missing')).toThrow(/Expected a function missing/);
+  }, 60_000);
+
+  it('is off with CONTENT_ANALYSIS_WASM=0', () => {
+    const saved = process.env.CONTENT_ANALYSIS_WASM;
+    process.env.CONTENT_ANALYSIS_WASM = '0';
+    try {
+      expect(loadWasmModule(pathToFileURL(join(dir, 'wasm', 'probe.wasm')))).toBeUndefined();
+    } finally {
+      if (saved === undefined) delete process.env.CONTENT_ANALYSIS_WASM;
+      else process.env.CONTENT_ANALYSIS_WASM = saved;
+    }
+  });
+
+  it('--check passes on fresh modules and fails on a changed module, a module without source and a bad folder', () => {
+    execFileSync(process.execPath, [buildScript, dir], { encoding: 'utf8' });
+    expect(run(dir, '--check')).toMatchObject({ status: 0, stdout: 'probe.wasm: matches its source\n' });
+    const file = join(dir, 'wasm', 'probe.wasm');
+    const bytes = readFileSync(file);
+    writeFileSync(file, Buffer.concat([bytes, Buffer.from([0])]));
+    expect(run(dir, '--check')).toMatchObject({ status: 1, stdout: 'probe.wasm: differs from its source (run build-wasm.mjs)\n' });
+    writeFileSync(file, bytes);
+    writeFileSync(join(dir, 'wasm', 'stray.wasm'), bytes);
+    expect(run(dir, '--check')).toMatchObject({ status: 1, stdout: 'probe.wasm: matches its source\nstray.wasm: has no source in assembly/\n' });
+    rmSync(join(dir, 'wasm', 'stray.wasm'));
+    expect(run(join(dir, 'nowhere')).status).toBe(2);
+  }, 60_000);
+});
