@@ -23,7 +23,7 @@ export { waveletNoiseMap, waveletNoiseMapDefaults } from './kernels/waveletNoise
 export type { WaveletNoiseMapOptions } from './kernels/waveletNoiseMap.js';
 export { readNpy } from './npy.js';
 export type { NpyArray } from './npy.js';
-export { ForensicsPool, workerFilename } from './pool.js';
+export { ForensicsPool, workerExecArgv, workerFilename } from './pool.js';
 export type { ForensicsPoolOptions } from './pool.js';
 export { KERNEL_IDS, getKernel, kernelRegistry } from './registry.js';
 export type { AdvancedToolId, KernelEntry, KernelId, KernelInput } from './registry.js';

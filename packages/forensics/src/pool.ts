@@ -16,7 +16,9 @@ export interface ForensicsPoolOptions {
    */
   threads?: number;
   /**
-   * An existing Piscina whose filename is this package's dist/worker.js; the caller owns it and closes it.
+   * An existing Piscina whose filename is this package's dist/worker.js (`workerFilename()`), with
+   * `execArgv: workerExecArgv(process.execArgv)` when this process may run under resolution conditions; the caller
+   * owns it and closes it.
    * @default undefined
    */
   piscina?: Piscina;
@@ -28,6 +30,23 @@ export function workerFilename(): string {
   const candidate = here.endsWith('.ts') ? fileURLToPath(new URL('../dist/worker.js', import.meta.url)) : fileURLToPath(new URL('./worker.js', import.meta.url));
   if (!existsSync(candidate)) throw new Error(`Expected the compiled worker at ${candidate}; build the package (tsc -b packages/forensics)`);
   return candidate;
+}
+
+/**
+ * The options the worker threads start with: this process's, without module resolution conditions (`--conditions x`,
+ * `--conditions=x`, `-C x`, `-C=x`). The workers run the built worker (dist/worker.js), so the packages it imports
+ * must resolve to their built code too, also when this process runs on TypeScript sources under a condition that
+ * selects them (the test runner does).
+ */
+export function workerExecArgv(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--conditions' || a === '-C') { i++; continue; }
+    if (a.startsWith('--conditions=') || a.startsWith('-C=')) continue;
+    out.push(a);
+  }
+  return out;
 }
 
 /** How many released shared buffers a pool keeps for the next images (about 130 MB at 12 MP). */
@@ -57,7 +76,7 @@ export class ForensicsPool {
       expectPositiveInteger('threads', threads);
       // stricterFIFO: without it Piscina moves the head of the queue to its tail whenever no thread is free, so tasks
       // would not run in the order analyzeImage queues them (luma first, longest kernels next).
-      this.piscina = new Piscina({ filename: workerFilename(), minThreads: threads, maxThreads: threads, stricterFIFO: true });
+      this.piscina = new Piscina({ filename: workerFilename(), execArgv: workerExecArgv(process.execArgv), minThreads: threads, maxThreads: threads, stricterFIFO: true });
       this.owned = true;
     }
   }

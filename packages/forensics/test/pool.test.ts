@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ForensicsPool, analyzeImage, kernelRegistry, recompressJpeg, workerFilename } from '../src/index.js';
+import { ForensicsPool, analyzeImage, kernelRegistry, recompressJpeg, workerExecArgv, workerFilename } from '../src/index.js';
 import { BAND_MIN_PIXELS, splitRows } from '../src/registry.js';
 import { addNoise, smoothField, toUint8 } from './synthetic.js';
 
@@ -47,8 +47,14 @@ describe('ForensicsPool', () => {
     }
   });
 
+  it('starts its workers without the resolution conditions of this process', () => {
+    expect(workerExecArgv(['--conditions', 'a:source', '--max-old-space-size=4096', '--conditions=b', '-C', 'c', '-C=d', '--require', 'x.cjs']))
+      .toEqual(['--max-old-space-size=4096', '--require', 'x.cjs']);
+    expect(workerExecArgv([])).toEqual([]);
+  });
+
   it('runs in a Piscina the caller owns, and leaves it open on close', async () => {
-    const piscina = new Piscina({ filename: workerFilename(), maxThreads: 1 });
+    const piscina = new Piscina({ filename: workerFilename(), execArgv: workerExecArgv(process.execArgv), maxThreads: 1 });
     const own = new ForensicsPool({ piscina });
     const result = await own.run('wavelet-noise', { image });
     expect(result.maps[0]!.name).toBe('noise-sigma');
