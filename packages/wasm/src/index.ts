@@ -1,4 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** The parts of the WebAssembly API used here (the ES2023 lib and @types/node 20 do not declare it). */
 interface WasmMemory { readonly buffer: ArrayBuffer; grow(pages: number): number }
@@ -66,4 +69,16 @@ export function loadWasmModule(file: URL): WasmModule | undefined {
     loaded.set(file.href, m);
   }
   return m ?? undefined;
+}
+
+/**
+ * What a package's build test asserts: the names of its modules' sources (`assembly/*.ts`) and of its committed
+ * modules (`wasm/*.wasm`), and the lines of `build-wasm.mjs <packageDir> --check` (which throws when the check fails:
+ * a module is not the build of its source or has none). Needs the AssemblyScript compiler (a development dependency).
+ */
+export function checkCommittedModules(packageDir: string): { sources: string[]; modules: string[]; report: string[] } {
+  const names = (folder: string, ext: string): string[] => readdirSync(join(packageDir, folder)).filter((f) => f.endsWith(ext)).map((f) => f.slice(0, -ext.length)).sort();
+  const script = fileURLToPath(new URL('../scripts/build-wasm.mjs', import.meta.url));
+  const report = execFileSync(process.execPath, [script, packageDir, '--check'], { encoding: 'utf8' });
+  return { sources: names('assembly', '.ts'), modules: names('wasm', '.wasm'), report: report.split('\n').filter(Boolean) };
 }
