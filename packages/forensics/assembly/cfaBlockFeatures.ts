@@ -28,9 +28,9 @@ let state: usize = 0;
 /** The float32 variances of one row (as float64), `columns` of them. */
 let variances: usize = 0;
 
-/** First free byte after this module's static data: the caller's layout starts there. */
+/** First free byte of memory (16-aligned): the caller's layout starts there. */
 export function heapBase(): usize {
-  return __heap_base;
+  return (__heap_base + 15) & ~(<usize>15);
 }
 
 export function configure(

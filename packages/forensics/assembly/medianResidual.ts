@@ -9,7 +9,7 @@ import { BLUE, GREEN, GREY, greyLuma4, INV_255, RED, rgbLuma4 } from './lib/luma
 const BINS: usize = 0x8000;
 
 /** First free byte of memory (16-aligned): the caller lays out its areas from here. */
-export function base(): usize {
+export function heapBase(): usize {
   return (__heap_base + 15) & ~(<usize>15);
 }
 

@@ -103,7 +103,7 @@ describe.skipIf(MODULES_OFF)('median residual sweep in WebAssembly', () => {
   it('computes the luma of every 8-bit colour and grey level as lumaBytes does', () => {
     const module = wasmModule('medianResidual')!;
     const luma = module.function<(src: number, channels: number, count: number, dst: number) => void>('luma');
-    const base = module.function<() => number>('base')();
+    const base = module.heapBase();
     const n = 1 << 16;
     module.reserve(base + 4 * n + 4 * n + 64);
     const pixels = new Uint8Array(module.memory.buffer, base, 4 * n + 16), result = new Float32Array(module.memory.buffer, base + 4 * n + 16, n);

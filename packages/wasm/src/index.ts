@@ -30,11 +30,24 @@ export class WasmModule {
     if (bytes > have) this.memory.grow(Math.ceil((bytes - have) / 65536));
   }
 
+  /**
+   * The first free byte of memory, 16-aligned: where the caller's layout starts. Every module of this project exports
+   * it as `heapBase()` (its static data ends at `__heap_base`).
+   */
+  heapBase(): number {
+    return this.function<() => number>('heapBase')();
+  }
+
   function<T extends (...args: never[]) => unknown>(name: string): T {
     const f = this.exports[name];
     if (typeof f !== 'function') throw new TypeError(`Expected a function ${name} in the WebAssembly module but received ${typeof f}`);
     return f as T;
   }
+}
+
+/** `bytes` rounded up to a multiple of 16: module memory areas start 16-aligned, as vector loads prefer. */
+export function align16(bytes: number): number {
+  return (bytes + 15) & ~15;
 }
 
 /** `Math=JSMath` modules import the host's Math functions as env.Math.<name>: a logarithm is V8's own. */

@@ -1,6 +1,6 @@
 import type { PixelBuffer } from '../types.js';
 import { MirroredLines, MirroredPixelRows } from './mirroredLines.js';
-import { wasmModule } from './wasm.js';
+import { align16, wasmModule } from './wasm.js';
 import type { WasmModule } from './wasm.js';
 
 /** The four Bayer layouts: [x, y] of the red and of the blue sample in the 2x2 cell; green on the other diagonal. */
@@ -129,9 +129,8 @@ function wasmBandErrors(module: WasmModule, image: PixelBuffer & { data: Uint8Ar
   const bw = Math.ceil(width / block), rowBytes = width * channels;
   const planeBytes = module.function<(width: number, channels: number) => number>('rowPlaneBytes')(width, channels);
   const chunk = Math.max(1, Math.min(block, CHUNK_ROWS, Math.floor(CHUNK_BYTES / (rowBytes + planeBytes)) - 2));
-  const align = (p: number) => (p + 15) & ~15;
-  const terms = module.function<() => number>('heapBase')(), sums = terms + 256, moments = sums + bw * 48 * 8;
-  const result = moments + bw * 6 * 8, src = align(result + bw * 15 * 8), planes = align(src + (chunk + 2) * rowBytes);
+  const terms = module.heapBase(), sums = terms + 256, moments = sums + bw * 48 * 8;
+  const result = moments + bw * 6 * 8, src = align16(result + bw * 15 * 8), planes = align16(src + (chunk + 2) * rowBytes);
   module.reserve(planes + (chunk + 2) * planeBytes);
   const { buffer } = module.memory;
   new Int32Array(buffer, terms, 48).set(LAYOUT_TERM_TABLE);

@@ -1,5 +1,5 @@
 import type { PixelBuffer } from '../types.js';
-import { wasmModule, type WasmModule } from './wasm.js';
+import { align16, wasmModule, type WasmModule } from './wasm.js';
 
 /** Half-width of the 7x7 variance window. */
 const R = 3;
@@ -193,8 +193,6 @@ export let wasmBlockRows = 0;
 /** Rows of pixels copied into the module per call of its greenRows. */
 const STAGED_ROWS = 16;
 
-const align16 = (n: number): number => (n + 15) & ~15;
-
 /**
  * `cfaBlockFeatures` in the WebAssembly module (assembly/cfaBlockFeatures.ts): the same passes with the same float64
  * operations in the same order, two pixels per f64x2 (for the products, one pixel of each lattice), and e, e^2 of
@@ -208,7 +206,7 @@ function cfaBlockFeaturesWasm(module: WasmModule, image: PixelBuffer, block: num
   const bw = Math.floor(width / block), floatInput = data instanceof Float32Array, bytes = floatInput ? 4 : 1;
   const green = Math.min(1, channels - 1), rowLength = width * channels;
   const ringRows = block + 8, lineBytes = align16((width + 32) * bytes);
-  const greenPtr = align16(module.function<() => number>('heapBase')());
+  const greenPtr = module.heapBase();
   const errorsPtr = greenPtr + ringRows * lineBytes, squaresPtr = errorsPtr + align16((width + 32) * 8);
   const filteredPtr = squaresPtr + align16((width + 32) * 8), tagsPtr = filteredPtr + 8 * bw * block * 32;
   const statePtr = tagsPtr + 32, variancesPtr = statePtr + 48 * bw, stagePtr = variancesPtr + 8 * bw * block;

@@ -1,5 +1,5 @@
 import type { PixelBuffer } from '../types.js';
-import { wasmModule, type WasmModule } from './wasm.js';
+import { align16, wasmModule, type WasmModule } from './wasm.js';
 
 /**
  * Luma as MATLAB's `rgb2ycbcr` computes it (ITU-R BT.601 studio swing, Y in 16..235 for 8-bit RGB):
@@ -87,8 +87,8 @@ type LumaExport = (src: number, channels: number, count: number, floats: number,
  */
 function lumaWasm(module: WasmModule, name: 'lumaFloats' | 'roundedFloats' | 'planes', data: Uint8Array, channels: number, from: number, count: number, floats: Float32Array, at: number, bytes?: Uint8Array): void {
   const chunk = Math.min(count, LUMA_CHUNK_PIXELS);
-  const src = module.function<() => number>('heapBase')();
-  const floatArea = (src + channels * chunk + 15) & ~15;
+  const src = module.heapBase();
+  const floatArea = align16(src + channels * chunk);
   const byteArea = floatArea + 4 * chunk;
   module.reserve(byteArea + chunk);
   const buffer = module.memory.buffer;

@@ -1,5 +1,5 @@
 import type { ResidualSweep } from './medianResidualSweep.js';
-import type { WasmModule } from './wasm.js';
+import { align16, type WasmModule } from './wasm.js';
 import type { PixelBuffer } from '../types.js';
 
 /** Output pixels per call of the module: a few milliseconds of work, and memory of a few megabytes at any size. */
@@ -34,12 +34,11 @@ export function medianResidualSweepWasm(module: WasmModule, source: Float32Array
   // columns -4..-1), input rows; each area 16-aligned and with room for the vectors that run past a row's end.
   const rows = Math.max(1, Math.min(y1 - y0, Math.floor(CHUNK_PIXELS / width)));
   const stride = ((width + 3) & ~3) + 8;
-  const align = (n: number): number => (n + 15) & ~15;
-  const histogram = module.function<() => number>('base')();
-  const sumsArea = align(histogram + 4 * 4 * BINS);
-  const residualArea = align(sumsArea + 8 * bw * (Math.floor((rows - 1) / block) + 2));
-  const lumaArea = align(residualArea + 4 * width * rows + 16);
-  const inputArea = align(lumaArea + 16 + 4 * stride * (rows + 2) + 16);
+  const histogram = module.heapBase();
+  const sumsArea = align16(histogram + 4 * 4 * BINS);
+  const residualArea = align16(sumsArea + 8 * bw * (Math.floor((rows - 1) / block) + 2));
+  const lumaArea = align16(residualArea + 4 * width * rows + 16);
+  const inputArea = align16(lumaArea + 16 + 4 * stride * (rows + 2) + 16);
   module.reserve(inputArea + inBytes * width * (rows + 2) + 64);
   const buffer = module.memory.buffer;
   const bytes = new Uint8Array(buffer), floats = new Float32Array(buffer), doubles = new Float64Array(buffer), counts = new Uint32Array(buffer);

@@ -1,6 +1,7 @@
 import { loadWasmModule, wasmModulesEnabled } from '@content-analysis/wasm';
 import type { WasmModule } from '@content-analysis/wasm';
 
+export { align16 } from '@content-analysis/wasm';
 export type { WasmModule };
 
 /**

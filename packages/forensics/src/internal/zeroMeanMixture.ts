@@ -137,7 +137,7 @@ function mixtureWasm(x: Float64Array): MixtureWasm | undefined {
   const module: WasmModule | undefined = wasmModule('cfaBlockFeatures');
   if (module === undefined) return undefined;
   const n = x.length, padded = 8 * (n + (n & 1));
-  const xPtr = (module.function<() => number>('heapBase')() + 15) & ~15, respPtr = xPtr + padded;
+  const xPtr = module.heapBase(), respPtr = xPtr + padded;
   const fractionPtr = respPtr + padded, wholePtr = fractionPtr + 8 * STEPS, outPtr = wholePtr + 8 * 1076;
   module.reserve(outPtr + 48);
   const buffer = module.memory.buffer;

@@ -1,7 +1,7 @@
 import { finiteHypot, hypot } from '../internal/hypot.js';
 import { lumaBytes, studioLuma } from '../internal/luma.js';
 import { clamp01, concatFloat32, medianFloat64InPlace, medianOfNonNegativeBits, quantile, robustCenterScale } from '../internal/stats.js';
-import { wasmModule } from '../internal/wasm.js';
+import { align16, wasmModule } from '../internal/wasm.js';
 import type { WasmModule } from '../internal/wasm.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
 import { expectIntegerInRange, expectMinimumSize, expectNumberInRange, expectPixelBuffer } from '../validate.js';
@@ -213,7 +213,7 @@ function wasmBlockFeatures(wasm: WasmModule, source: Float32Array | PixelBuffer,
   const pixels = plane ? new Uint8Array(plane.buffer, plane.byteOffset, plane.byteLength) : (source as PixelBuffer).data as Uint8Array;
   const channels = plane ? 0 : (source as PixelBuffer).channels, rowBytes = width * (plane ? 4 : channels);
   const chunk = Math.max(1, Math.floor(CHUNK_PIXELS / (B * width)));
-  const scratch = wasm.function<() => number>('heapBase')();
+  const scratch = wasm.heapBase();
   const sumsAt = scratch + align16(wasm.function<(w: number, b: number) => number>('scratchBytes')(width, B));
   const input = sumsAt + align16(chunk * bw * FEATURES * 8);
   // 16 bytes of slack: the module reads a whole vector from the last pixel of a row.
@@ -234,10 +234,6 @@ function wasmBlockFeatures(wasm: WasmModule, source: Float32Array | PixelBuffer,
       for (let r = by; r < end; r++) blockRowFeatures(plane!, 0, false, width, height, o, r, (r - blockRowStart) * bw, out);
     }
   }
-}
-
-function align16(bytes: number): number {
-  return (bytes + 15) & ~15;
 }
 
 /** How many of the `n` integers from `start` are multiples of 8. */
@@ -393,7 +389,7 @@ const MEDIAN_ROWS = 16;
  */
 function wasmLocalDifference(wasm: WasmModule, values: Float32Array, bw: number, firstRow: number, r: number, rowFrom: number, rowTo: number): Float32Array | undefined {
   const rows = values.length / bw;
-  const valuesAt = wasm.function<() => number>('heapBase')();
+  const valuesAt = wasm.heapBase();
   const gridAt = valuesAt + align16(values.byteLength), outAt = gridAt + align16((rows + 2 * r) * (bw + 2 * r) * 4);
   wasm.reserve(outAt + (rowTo - rowFrom) * bw * 4);
   new Float32Array(wasm.memory.buffer, valuesAt, values.length).set(values);

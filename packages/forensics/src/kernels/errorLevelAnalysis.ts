@@ -1,7 +1,7 @@
 import { blockMean } from '../internal/blocks.js';
 import { largestOutlierRegion } from '../internal/outlierRegion.js';
 import { clamp01, concatFloat32, concatFloat64, meanStd, outlierFraction, quantile } from '../internal/stats.js';
-import { wasmModule, type WasmModule } from '../internal/wasm.js';
+import { align16, wasmModule, type WasmModule } from '../internal/wasm.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
 import { expectNumberInRange, expectPixelBuffer, expectPositiveInteger, expectSameShape } from '../validate.js';
 
@@ -232,13 +232,12 @@ function uint8ErrorRowsWasm(module: WasmModule, a: Uint8Array, b: Uint8Array, wi
   // Layout: the histograms, column sums, block sums of one chunk, both images' rows, map rows (the module's vector
   // loads of RGB rows read 4 bytes past a row: the next area is there).
   const rows = Math.max(1, Math.floor(CHUNK_PIXELS / width));
-  const align = (n: number): number => (n + 15) & ~15;
-  const hist = module.function<() => number>('heapBase')();
-  const columns = align(hist + HISTOGRAM_BYTES);
-  const blockSums = align(columns + 4 * width);
-  const aArea = align(blockSums + 8 * bw);
-  const bArea = align(aArea + rows * width * channels);
-  const mapArea = align(bArea + rows * width * channels);
+  const hist = module.heapBase();
+  const columns = align16(hist + HISTOGRAM_BYTES);
+  const blockSums = align16(columns + 4 * width);
+  const aArea = align16(blockSums + 8 * bw);
+  const bArea = align16(aArea + rows * width * channels);
+  const mapArea = align16(bArea + rows * width * channels);
   module.reserve(mapArea + 4 * rows * width);
   const buffer = module.memory.buffer;
   const bytes = new Uint8Array(buffer), floats = new Float32Array(buffer), doubles = new Float64Array(buffer), counts = new Uint32Array(buffer);

@@ -1,4 +1,5 @@
 import { CHROMA_CONVENTIONS, type ChromaConvention } from './chromaPlane.js';
+import { align16 } from '@content-analysis/wasm';
 import { wasmModule, type WasmModule } from './wasm.js';
 
 /**
@@ -86,9 +87,9 @@ function wasmVotes(
   const blockRows = Math.max(1, Math.min(bh, Math.floor(CHUNK_BYTES / (8 * rowStride))));
   // Memory: 8 rows of 16-byte records, the chunk's rows (+2 bytes the 1- and 2-channel reads run into, +16 for the
   // RGB loads' 4 bytes past a row), the votes.
-  const records = module.function<() => number>('heapBase')();
+  const records = module.heapBase();
   const src = records + bw * 1024;
-  const votesAt = src + ((blockRows * 8 * rowStride + 2 + 16 + 15) & ~15);
+  const votesAt = src + align16(blockRows * 8 * rowStride + 2 + 16);
   module.reserve(votesAt + 4 * blockRows * bw);
   const run = module.function<(src: number, rowStride: number, channels: number, blockRows: number, blocksWide: number, scale: number, records: number, out: number) => void>('votes');
   const memory = new Uint8Array(module.memory.buffer);
