@@ -1,3 +1,4 @@
+import { wasmModulesEnabled } from '@content-analysis/wasm';
 import { afterEach, expect } from 'vitest';
 import { wasmModule } from '../src/internal/wasm.js';
 import type { PixelBuffer } from '../src/types.js';
@@ -7,10 +8,10 @@ import { rng } from './synthetic.js';
 // modules off and on around a call, and comparing float results by their bits (NaN, +0 and -0 included).
 
 /**
- * Whether the whole run has the modules off (CONTENT_ANALYSIS_FORENSICS_WASM=0): there is then no WebAssembly path to
- * compare, and the other suites test the JavaScript paths.
+ * Whether the whole run has the modules off (CONTENT_ANALYSIS_FORENSICS_WASM=0, or CONTENT_ANALYSIS_WASM=0 for every
+ * package): there is then no WebAssembly path to compare, and the other suites test the JavaScript paths.
  */
-export const MODULES_OFF = process.env.CONTENT_ANALYSIS_FORENSICS_WASM === '0';
+export const MODULES_OFF = process.env.CONTENT_ANALYSIS_FORENSICS_WASM === '0' || !wasmModulesEnabled();
 
 /** Sets CONTENT_ANALYSIS_FORENSICS_WASM to `value`, or removes it when undefined. */
 function setModulesVariable(value: string | undefined): void {
