@@ -85,6 +85,15 @@ export function loadWasmModule(file: URL): WasmModule | undefined {
 }
 
 /**
+ * A package's loader of its own modules: `name` -> this thread's instance of `<folder>/<name>.wasm`, or undefined when
+ * the package's switch (`switchName=0`) or the shared one (`CONTENT_ANALYSIS_WASM=0`) turns them off, both read at
+ * every call, or when the runtime cannot compile the module.
+ */
+export function packageModules(folder: URL, switchName: string): (name: string) => WasmModule | undefined {
+  return (name) => (process.env[switchName] !== '0' ? loadWasmModule(new URL(`${name}.wasm`, folder)) : undefined);
+}
+
+/**
  * What a package's build test asserts: the names of its modules' sources (`assembly/*.ts`) and of its committed
  * modules (`wasm/*.wasm`), and the lines of `build-wasm.mjs <packageDir> --check` (which throws when the check fails:
  * a module is not the build of its source or has none). Needs the AssemblyScript compiler (a development dependency).

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { align16, loadWasmModule } from '../src/index.js';
+import { align16, loadWasmModule, packageModules } from '../src/index.js';
 
 const buildScript = fileURLToPath(new URL('../scripts/build-wasm.mjs', import.meta.url));
 
@@ -60,6 +60,19 @@ describe('build-wasm.mjs and loadWasmModule', () => {
     expect(m.heapBase()).toBeGreaterThan(0);
     expect([0, 1, 15, 16, 17, 1000].map(align16)).toEqual([0, 16, 16, 16, 32, 1008]);
   }, 60_000);
+
+  it("loads a package's modules by name unless its own switch or the shared one is 0", () => {
+    const modules = packageModules(pathToFileURL(join(dir, 'wasm') + '/'), 'CONTENT_ANALYSIS_PROBE_WASM');
+    expect(withSwitch(undefined, () => modules('probe'))).toBeDefined();
+    expect(withSwitch(undefined, () => modules('probe'))).toBe(withSwitch(undefined, () => loadWasmModule(pathToFileURL(join(dir, 'wasm', 'probe.wasm')))));
+    expect(withSwitch('0', () => modules('probe'))).toBeUndefined();
+    process.env.CONTENT_ANALYSIS_PROBE_WASM = '0';
+    try {
+      expect(withSwitch(undefined, () => modules('probe'))).toBeUndefined();
+    } finally {
+      delete process.env.CONTENT_ANALYSIS_PROBE_WASM;
+    }
+  });
 
   it('is off with CONTENT_ANALYSIS_WASM=0', () => {
     expect(withSwitch('0', () => loadWasmModule(pathToFileURL(join(dir, 'wasm', 'probe.wasm'))))).toBeUndefined();

@@ -1,7 +1,6 @@
-import { loadWasmModule, wasmModulesEnabled } from '@content-analysis/wasm';
-import type { WasmModule } from '@content-analysis/wasm';
+import { packageModules } from '@content-analysis/wasm';
 
-export type { WasmModule };
+export type { WasmModule } from '@content-analysis/wasm';
 
 /**
  * The WebAssembly kernels of this package (`assembly/*.ts`, AssemblyScript compiled with SIMD by
@@ -12,11 +11,4 @@ export type { WasmModule };
  * paths stay for inputs the modules do not take and for `CONTENT_ANALYSIS_IMAGE_METADATA_WASM=0` (this package) or
  * `CONTENT_ANALYSIS_WASM=0` (every package), which turn the modules off (e.g. to compare the two).
  */
-export function wasmEnabled(): boolean {
-  return process.env.CONTENT_ANALYSIS_IMAGE_METADATA_WASM !== '0' && wasmModulesEnabled();
-}
-
-/** This thread's instance of `wasm/<name>.wasm`, or undefined when the modules are off or cannot run here. */
-export function wasmModule(name: string): WasmModule | undefined {
-  return wasmEnabled() ? loadWasmModule(new URL(`../../wasm/${name}.wasm`, import.meta.url)) : undefined;
-}
+export const wasmModule = packageModules(new URL('../../wasm/', import.meta.url), 'CONTENT_ANALYSIS_IMAGE_METADATA_WASM');
