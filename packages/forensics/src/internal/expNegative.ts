@@ -1,10 +1,10 @@
-const STEPS = 2048;
+export const STEPS = 2048;
 /** 2^(-j / 2048), j = 0..2047. */
-const FRACTION = Float64Array.from({ length: STEPS }, (_, j) => 2 ** (-j / STEPS));
+export const FRACTION = Float64Array.from({ length: STEPS }, (_, j) => 2 ** (-j / STEPS));
 /** 2^(-i), i = 0..1075 (the last ones subnormal, 2^-1075 rounds to 0). */
-const WHOLE = Float64Array.from({ length: 1076 }, (_, i) => 2 ** -i);
-const TO_STEPS = STEPS / Math.LN2;
-const FROM_STEPS = Math.LN2 / STEPS;
+export const WHOLE = Float64Array.from({ length: 1076 }, (_, i) => 2 ** -i);
+export const TO_STEPS = STEPS / Math.LN2;
+export const FROM_STEPS = Math.LN2 / STEPS;
 
 /**
  * exp(-d) for d >= 0 within a few ulp of Math.exp (tested), about three times faster: d is split into whole and

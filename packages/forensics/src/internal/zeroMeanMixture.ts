@@ -1,4 +1,4 @@
-import { expNegative } from './expNegative.js';
+import { expNegative, FRACTION, FROM_STEPS, STEPS, TO_STEPS, WHOLE } from './expNegative.js';
 import { wasmModule, type WasmModule } from './wasm.js';
 
 /** Parameters of a two-component Gaussian mixture whose first component has mean 0. */
@@ -107,18 +107,6 @@ export function fitZeroMeanMixture(x: Float64Array, maxIterations = 100, toleran
   return { sigma0: s0, mu1: m1, sigma1: s1, weight1: w, iterations: it };
 }
 
-/** expNegative's tables and constants (src/internal/expNegative.ts), built by the same expressions. */
-const STEPS = 2048;
-const TO_STEPS = STEPS / Math.LN2;
-const FROM_STEPS = Math.LN2 / STEPS;
-let expTables: Float64Array | undefined;
-
-/** 2^(-j / 2048) for j = 0..2047, then 2^(-i) for i = 0..1075, as expNegative's FRACTION and WHOLE. */
-function expNegativeTables(): Float64Array {
-  expTables ??= Float64Array.from({ length: STEPS + 1076 }, (_, i) => (i < STEPS ? 2 ** (-i / STEPS) : 2 ** -(i - STEPS)));
-  return expTables;
-}
-
 /** The samples, responsibilities and exp tables in the WebAssembly module, and its E and M step sums. */
 interface MixtureWasm {
   x: number; resp: number; whole: number; fraction: number; out: number;
@@ -138,13 +126,15 @@ function mixtureWasm(x: Float64Array): MixtureWasm | undefined {
   if (module === undefined) return undefined;
   const n = x.length, padded = 8 * (n + (n & 1));
   const xPtr = module.heapBase(), respPtr = xPtr + padded;
-  const fractionPtr = respPtr + padded, wholePtr = fractionPtr + 8 * STEPS, outPtr = wholePtr + 8 * 1076;
+  // expNegative's tables, for the module's copy of it.
+  const fractionPtr = respPtr + padded, wholePtr = fractionPtr + 8 * STEPS, outPtr = wholePtr + 8 * WHOLE.length;
   module.reserve(outPtr + 48);
   const buffer = module.memory.buffer;
   const samples = new Float64Array(buffer, xPtr, padded / 8);
   samples.set(x);
   samples.fill(0, n);
-  new Float64Array(buffer, fractionPtr, STEPS + 1076).set(expNegativeTables());
+  new Float64Array(buffer, fractionPtr, STEPS).set(FRACTION);
+  new Float64Array(buffer, wholePtr, WHOLE.length).set(WHOLE);
   const sums = new Float64Array(buffer, outPtr, 6);
   return {
     x: xPtr, resp: respPtr, whole: wholePtr, fraction: fractionPtr, out: outPtr,
