@@ -1,5 +1,5 @@
-import { CHROMA_CONVENTIONS, type ChromaConvention } from './chromaPlane.js';
 import { align16 } from '@content-analysis/wasm';
+import { CHROMA_CONVENTIONS, type ChromaConvention } from './chromaPlane.js';
 import { wasmModule, type WasmModule } from './wasm.js';
 
 /**
