@@ -118,8 +118,8 @@ interface MixtureWasm {
 /**
  * The per-sample loops of fitZeroMeanMixture in the WebAssembly module of the CFA features (mixtureStep and
  * weightedSquares there): the same operations per sample, two samples per f64x2, and the sums accumulated in the same
- * order, so the fit is the same to the bit; 1.7 times as fast on the CFA kernel's 32768 samples (measured 29 ms
- * against 49 for 100 iterations). The samples are copied in once per fit (256 KB for those 32768).
+ * order, so the fit is the same to the bit, and faster (part of cfa-variance in `benchmarks/forensics/compare.mjs`).
+ * The samples are copied in once per fit (256 KB for the CFA kernel's 32768).
  */
 function mixtureWasm(x: Float64Array): MixtureWasm | undefined {
   const module: WasmModule | undefined = wasmModule('cfaBlockFeatures');

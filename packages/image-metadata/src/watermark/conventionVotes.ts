@@ -9,7 +9,7 @@ import { wasmModule, type WasmModule } from './wasm.js';
  * cA summed in float64), so the votes equal the two-step functions' bit for bit (`test/watermark.test.ts`); those
  * stay as the readable definition. About 4x faster at 12 MP (`benchmarks/image-metadata`) in JavaScript; the
  * WebAssembly module `wasm/watermark.wasm` (SIMD, same arithmetic, the same votes: `test/wasmWatermark.test.ts`) runs
- * it when on, in about 42 ms instead of 100 at 12 MP.
+ * it when on, in about half the time (`node benchmarks/image-metadata/bench.mjs`, with and without CONTENT_ANALYSIS_WASM=0).
  */
 export function conventionVotes(
   pixels: Uint8Array,
