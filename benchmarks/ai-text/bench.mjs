@@ -2,7 +2,7 @@
 // scores on and off, against the ONNX call alone (the same model on one feature vector) measured in the same run.
 // The bench prose repeats (numbered parts), which LZ77 parses in long matches; when the shared datasets are present,
 // a 150k text of varied prose (human documents of the test split, joined) is timed as well.
-// Usage: node_modules/.bin/tsc -b packages/classifiers && node benchmarks/ai-text/bench.mjs [--version 1.2.0]
+// Usage: node_modules/.bin/tsc -b packages/classifiers && node --expose-gc benchmarks/ai-text/bench.mjs [--version 1.2.0]
 import { Bench } from 'tinybench';
 import { createAiTextDetector, loadModel } from '../../packages/classifiers/dist/index.js';
 import { datasetsRoot, loadRows } from '../../packages/classifiers/training/datasets.mjs';
@@ -21,7 +21,15 @@ const textOf = (chars) => {
 
 const versionAt = process.argv.indexOf('--version');
 const version = versionAt === -1 ? undefined : process.argv[versionAt + 1];
+// Load time and memory of the detector (model, resources, weight tables), measured before anything else runs.
+globalThis.gc?.();
+const before = process.memoryUsage();
+const loadStarted = performance.now();
 const detector = await createAiTextDetector({ threads: 1, ...(version ? { version } : {}) });
+const loadMs = performance.now() - loadStarted;
+globalThis.gc?.();
+const after = process.memoryUsage();
+const mb = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 const model = await loadModel('ai-text', { threads: 1, version: detector.version });
 const width = model.card.feature_names.length;
 const vector = new Float32Array(width).fill(1);
@@ -47,6 +55,8 @@ for (const [name, text] of texts) {
 await bench.run();
 const onnx = bench.tasks[0].result;
 console.log(`detector ${detector.version}, Node ${process.version}, onnxruntime threads 1`);
+console.log(`load ${loadMs.toFixed(0)} ms; memory after load: rss +${mb(after.rss - before.rss)}, heap +${mb(after.heapUsed - before.heapUsed)}, ` +
+  `array buffers +${mb(after.arrayBuffers - before.arrayBuffers)}${globalThis.gc ? '' : ' (run with --expose-gc for steadier figures)'}`);
 console.log('task'.padEnd(40), 'mean ms'.padStart(10), 'chars/s'.padStart(12), 'x onnx call'.padStart(12));
 for (const task of bench.tasks) {
   const size = Number(task.name.split(' ')[0]) || 0;

@@ -1,86 +1,136 @@
-// Evaluates the shipped AI-text detector (the built package, end to end: normalisation, features, ONNX model,
-// calibration) on the 'test' split of ../shared/datasets/aitext, which no step of training, feature selection or
-// calibration read. Prints, per dataset, generator family and domain: AUROC, TPR at 1% FPR (threshold set on the
-// slice's own human texts) and FPR / TPR at the shipped threshold (human score < 50).
-// Usage: node scripts/ai-text/evaluate.mjs [--version 1.1.0] [--min-chars 300] [--limit N]
-// (--version: the detector version to evaluate; the default version when absent)
+// Evaluates AI-text detectors on the test split of the training corpus (packages/classifiers/training/corpus/
+// build_corpus.py), which no step of training or calibration read, end to end through the built package
+// (normalisation, features, ONNX model, calibration). Prints:
+// 1. the held-out tables of `train.py --heldout` (out/v2/heldout.json): for each generator family and each domain, a
+//    model trained without it, its AUROC and TPR at 1% FPR on the left-out rows, per domain;
+// 2. for each version asked for (default: 2.0.0 and 1.0.0 side by side): AUROC, TPR at 1% FPR and TPR at the shipped
+//    threshold per family, domain, format and length; human FPR at the shipped threshold per human domain; AI-edited
+//    human text and attacked text apart.
+// Usage: node scripts/ai-text/evaluate.mjs [--version 2.0.0,1.0.0] [--limit N] [--min-chars 300]
+// (1.x on the corpus of 1.x: node scripts/ai-text/evaluate-legacy.mjs [--version V])
+import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { createAiTextDetector, HUMAN_SCORE_THRESHOLD } from '../../packages/classifiers/dist/index.js';
-import { datasetsRoot, loadRows } from '../../packages/classifiers/training/datasets.mjs';
 import { auroc } from '../lib/auroc.mjs';
 
 const args = process.argv.slice(2);
-const arg = (name, fallback) => {
+const option = (name, fallback) => {
   const i = args.indexOf(name);
-  return i === -1 ? fallback : Number(args[i + 1]);
+  return i === -1 ? fallback : args[i + 1];
 };
-const minChars = arg('--min-chars', 300);
-const limit = arg('--limit', Infinity);
-const versionAt = args.indexOf('--version');
-const version = versionAt === -1 ? undefined : args[versionAt + 1];
-
-const root = datasetsRoot();
-if (root === undefined) {
-  console.log('SKIPPED: datasets not found (set CONTENT_ANALYSIS_DATASETS to the folder holding aitext/)');
+const versions = option('--version', '2.0.0,1.0.0').split(',');
+const limit = Number(option('--limit', Infinity));
+const minChars = Number(option('--min-chars', 300));
+const out = resolve(import.meta.dirname, '../../packages/classifiers/training/out');
+const corpus = resolve(out, 'corpus/rows.jsonl');
+if (!existsSync(corpus)) {
+  console.log(`SKIPPED: ${corpus} not found; build it with /usr/bin/python3 packages/classifiers/training/corpus/build_corpus.py`);
   process.exit(0);
 }
-const detector = await createAiTextDetector(version === undefined ? {} : { version });
-const rows = loadRows(root).filter((r) => r.split === 'test' && r.text.length >= minChars).slice(0, limit);
-const scored = [];
-for (const r of rows) {
-  const text = r.text.length > 150_000 ? r.text.slice(0, 150_000) : r.text;
-  try {
-    const res = await detector.detect(text, { sentences: false, language: r.language === 'en' ? 'en' : 'auto' });
-    scored.push({ ...r, score: res.score });
-  } catch (error) {
-    if (error.code !== 'UNSUPPORTED_LANGUAGE') throw error;
-    scored.push({ ...r, score: null }); // refused: non-English text is not scored
+
+const pct = (v) => (v === undefined || v === null || Number.isNaN(v) ? '    -' : `${(100 * v).toFixed(1).padStart(5)}%`);
+const num = (v) => (v === undefined || v === null ? '   - ' : v.toFixed(3));
+
+// 1. Held-out tables.
+const heldoutPath = resolve(out, 'v2/heldout.json');
+if (existsSync(heldoutPath)) {
+  const heldout = JSON.parse(readFileSync(heldoutPath, 'utf8'));
+  for (const [kind, title] of [['families', 'leave-one-family-out'], ['domains', 'leave-one-domain-out']]) {
+    console.log(`\n${title} (train.py --heldout: a model trained without it; test split; human = test human text of the same domains)`);
+    console.log(`${'left out'.padEnd(26)} ${'ai'.padStart(6)} ${'human'.padStart(6)}  AUROC  TPR@1%FPR  TPR@calib-thr${kind === 'domains' ? '  human FPR@thr' : ''}`);
+    const values = [];
+    for (const [name, r] of Object.entries(heldout[kind])) {
+      values.push(r.auroc);
+      console.log(`${name.padEnd(26)} ${String(r.n_ai).padStart(6)} ${String(r.n_human).padStart(6)}  ${num(r.auroc)}  ${pct(r.tpr_at_1pct_fpr).padStart(9)}  ${pct(r.tpr_at_calib_threshold).padStart(13)}` +
+        (kind === 'domains' ? `  ${pct(r.human_fpr_at_threshold).padStart(14)}` : ''));
+      for (const [d, m] of Object.entries(r.domains)) {
+        if (Object.keys(r.domains).length > 1) console.log(`  ${d.padEnd(24)} ${String(m.n_ai).padStart(6)} ${String(m.n_human).padStart(6)}  ${num(m.auroc)}  ${pct(m.tpr_at_1pct_fpr).padStart(9)}`);
+      }
+    }
+    const valid = values.filter((v) => v !== null);
+    console.log(`mean AUROC ${num(valid.reduce((a, b) => a + b, 0) / valid.length)}, lowest ${num(Math.min(...valid))}`);
   }
+} else {
+  console.log(`(no held-out tables: run /usr/bin/python3 packages/classifiers/training/v2/train.py --heldout)`);
 }
 
-function metrics(humans, ais) {
-  const sortedH = [...humans].sort((a, b) => a - b);
-  const cut = sortedH[Math.floor(0.01 * sortedH.length)]; // at most 1% of humans score below this
-  const tprAt1 = ais.filter((s) => s < cut).length / ais.length;
-  const fpr = humans.filter((s) => s < HUMAN_SCORE_THRESHOLD).length / humans.length;
-  const tpr = ais.filter((s) => s < HUMAN_SCORE_THRESHOLD).length / ais.length;
-  return { auroc: auroc(humans, ais), tprAt1, fpr, tpr };
+// 2. The shipped versions on the test split.
+const rows = [];
+for await (const line of createInterface({ input: createReadStream(corpus), crlfDelay: Infinity })) {
+  if (line.trim() === '') continue;
+  const r = JSON.parse(line);
+  if (r.split === 'test' && r.text.length >= minChars && rows.length < limit) rows.push(r);
+}
+const scores = new Map(); // version -> Float64Array of human scores (NaN: refused)
+for (const version of versions) {
+  const detector = await createAiTextDetector({ version });
+  const s = new Float64Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    try {
+      s[i] = (await detector.detect(rows[i].text.slice(0, 150_000), { sentences: false, language: 'en' })).score;
+    } catch (error) {
+      if (error.code !== 'BAD_REQUEST') throw error;
+      s[i] = NaN;
+    }
+  }
+  scores.set(version, s);
 }
 
-const pct = (v) => (v === undefined || Number.isNaN(v) ? '   -  ' : `${(100 * v).toFixed(1).padStart(5)}%`);
-console.log(`detector ${detector.version}; test split, texts >= ${minChars} characters; shipped threshold: human score < ${HUMAN_SCORE_THRESHOLD}`);
-console.log(`${'slice'.padEnd(52)} ${'human'.padStart(6)} ${'ai'.padStart(6)}  AUROC  TPR@1%FPR  FPR@thr  TPR@thr`);
+function metrics(slice, s) {
+  const h = slice.filter((i) => rows[i].label === 0 && !Number.isNaN(s[i])).map((i) => s[i]);
+  const a = slice.filter((i) => rows[i].label === 1 && !Number.isNaN(s[i])).map((i) => s[i]);
+  const sorted = [...h].sort((x, y) => x - y);
+  const cut = sorted[Math.floor(0.01 * sorted.length)];
+  return {
+    h: h.length, a: a.length,
+    auroc: h.length && a.length ? auroc(h, a) : null, // human scores are higher
+    tprAt1: h.length && a.length ? a.filter((v) => v < cut).length / a.length : null,
+    fpr: h.length ? h.filter((v) => v < HUMAN_SCORE_THRESHOLD).length / h.length : null,
+    tpr: a.length ? a.filter((v) => v < HUMAN_SCORE_THRESHOLD).length / a.length : null,
+  };
+}
+console.log(`\nshipped detectors on the corpus test split (texts >= ${minChars} characters; threshold: human score < ${HUMAN_SCORE_THRESHOLD}); per version: AUROC  TPR@1%FPR  FPR@thr  TPR@thr`);
+console.log(`${'slice'.padEnd(44)} ${'human'.padStart(6)} ${'ai'.padStart(6)}  ${versions.map((v) => v.padEnd(31)).join(' ')}`);
 function report(name, slice) {
-  const valid = slice.filter((r) => r.score !== null);
-  const humans = valid.filter((r) => r.label === 0).map((r) => r.score);
-  const ais = valid.filter((r) => r.label === 1).map((r) => r.score);
-  const refused = slice.length - valid.length;
-  const m = humans.length > 0 && ais.length > 0 ? metrics(humans, ais) : undefined;
-  const fpr = humans.length > 0 ? humans.filter((s) => s < HUMAN_SCORE_THRESHOLD).length / humans.length : undefined;
-  const tpr = ais.length > 0 ? ais.filter((s) => s < HUMAN_SCORE_THRESHOLD).length / ais.length : undefined;
-  console.log(
-    `${name.padEnd(52)} ${String(humans.length).padStart(6)} ${String(ais.length).padStart(6)}  ` +
-      `${m ? m.auroc.toFixed(3) : '  -  '}  ${pct(m?.tprAt1).padStart(9)}  ${pct(fpr).padStart(7)}  ${pct(tpr).padStart(7)}` +
-      (refused > 0 ? `  (${refused} refused: not English)` : ''),
-  );
+  const cols = versions.map((v) => {
+    const m = metrics(slice, scores.get(v));
+    return `${num(m.auroc)} ${pct(m.tprAt1)} ${pct(m.fpr)} ${pct(m.tpr)}`.padEnd(31);
+  });
+  const m = metrics(slice, scores.get(versions[0]));
+  console.log(`${name.padEnd(44)} ${String(m.h).padStart(6)} ${String(m.a).padStart(6)}  ${cols.join(' ')}`);
 }
-const datasets = [...new Set(scored.map((r) => r.dataset))];
-for (const dataset of datasets) {
-  const inSet = scored.filter((r) => r.dataset === dataset);
-  const seen = dataset === 'fastdetectgpt_open_models' || dataset === 'm4_llama2' ? 'seen family, unseen groups' : 'family never trained on';
-  report(`${dataset} [${seen}]`, inSet);
-  const families = [...new Set(inSet.filter((r) => r.label === 1).map((r) => r.generator))];
-  if (families.length > 1) {
-    for (const g of families) report(`  generator ${g}`, inSet.filter((r) => r.label === 0 || r.generator === g));
-  }
-  const domains = [...new Set(inSet.map((r) => r.domain))];
-  if (domains.length > 1 && domains.length <= 10) for (const d of domains) report(`  domain ${d}`, inSet.filter((r) => r.domain === d));
+const all = rows.map((_, i) => i);
+const humans = all.filter((i) => rows[i].label === 0);
+const plainAi = all.filter((i) => rows[i].label === 1 && !rows[i].edited_human && !rows[i].attack);
+const values = (key, idx) => [...new Set(idx.map((i) => rows[i][key]))].sort();
+report('ALL (every AI text, edited and attacked too)', all);
+report('AI generated, not attacked', [...humans, ...plainAi]);
+console.log('-- per family (human: test human text of the same domains)');
+for (const f of values('family', plainAi)) {
+  const ai = plainAi.filter((i) => rows[i].family === f);
+  const domains = new Set(ai.map((i) => rows[i].domain));
+  report(`family ${f}`, [...humans.filter((i) => domains.has(rows[i].domain)), ...ai]);
 }
-const english = scored.filter((r) => r.language === 'en');
-// Length buckets (characters of the input) of the English rows: the calibration is per length.
-const LENGTH_EDGES = [300, 400, 800, 1600, 3200];
-LENGTH_EDGES.forEach((lo, i) => {
-  const hi = LENGTH_EDGES[i + 1] ?? Infinity;
-  report(`length ${lo}..${hi === Infinity ? '' : hi - 1} chars`, english.filter((r) => r.text.length >= lo && r.text.length < hi));
-});
-report('ALL English test rows', english);
-report('ALL never-trained families (ChatGPT, Falcon)', english.filter((r) => ['hc3plus_si', 'mgtbench_truthfulqa', 'binoculars_pubmed'].includes(r.dataset)));
+console.log('-- per domain');
+for (const d of values('domain', all)) report(`domain ${d}`, all.filter((i) => rows[i].domain === d));
+console.log('-- per format / attack');
+for (const f of values('format', plainAi)) {
+  const ai = plainAi.filter((i) => rows[i].format === f);
+  const domains = new Set(ai.map((i) => rows[i].domain));
+  report(`format ${f}`, [...humans.filter((i) => domains.has(rows[i].domain)), ...ai]);
+}
+const edited = all.filter((i) => rows[i].edited_human);
+report('AI-edited human text (polish, rewrite, ...)', [...humans.filter((i) => new Set(edited.map((j) => rows[j].domain)).has(rows[i].domain)), ...edited]);
+for (const a of values('attack', all.filter((i) => rows[i].attack))) {
+  const hit = all.filter((i) => rows[i].attack === a);
+  const domains = new Set(hit.map((i) => rows[i].domain));
+  report(`attack ${a}`, [...humans.filter((i) => domains.has(rows[i].domain) && !rows[i].attack), ...hit]);
+}
+console.log('-- length (characters of the input)');
+report('short 300..799', all.filter((i) => rows[i].text.length < 800));
+report('long 800+', all.filter((i) => rows[i].text.length >= 800));
+console.log('-- human FPR at the shipped threshold per human domain');
+for (const d of values('domain', humans)) report(`human ${d}`, humans.filter((i) => rows[i].domain === d));
+console.log('-- per source');
+for (const src of values('source', all)) report(`source ${src}`, all.filter((i) => rows[i].source === src));

@@ -12,18 +12,24 @@ export type { FeatureName } from './aiText/featureNames.js';
 export { loadFeatureResources, RESOURCE_FILES } from './aiText/featureResources.js';
 export { normalizeText } from './aiText/normalizeText.js';
 export type { AttackDetected, NormalizedText } from './aiText/normalizeText.js';
-export { prepareDocument } from './aiText/prepareDocument.js';
+export { canonicalSentences, prepareDocument } from './aiText/prepareDocument.js';
+export {
+  NGRAM_CHAR_ORDERS, NGRAM_HASH_BITS, NGRAM_WORD_ORDERS, ngramPrefix, ngramRangeMeans, ngramSlots,
+} from './aiText/ngramProfile.js';
+export type { NgramPrefix, NgramSlots } from './aiText/ngramProfile.js';
 export type { FeatureResources, PrepareDocumentOptions, PreparedDocument, PreparedSentence } from './aiText/prepareDocument.js';
 export { rangeFeatures } from './aiText/rangeFeatures.js';
 export type { RangeFeatureOptions } from './aiText/rangeFeatures.js';
 export { splitSentences } from './aiText/splitSentences.js';
 export type { SentenceSpan } from './aiText/splitSentences.js';
 export {
-  AI_TEXT_LANGUAGES, AI_TEXT_MAX_CHARS, AI_TEXT_MIN_CHARS, AI_TEXT_MODEL_ID, createAiTextDetector,
-  DEFAULT_AI_TEXT_VERSION, detectAiText,
+  AI_TEXT_LANGUAGES, AI_TEXT_MAX_CHARS, AI_TEXT_MIN_CHARS, AI_TEXT_MODEL_ID, createAiTextDetector, createAiTextScorer,
+  DEFAULT_AI_TEXT_VERSION, detectAiText, LATEST_AI_TEXT_VERSION, resolveAiTextVersion,
 } from './aiText/detectAiText.js';
+export { float16ToFloat32, loadNgramTable } from './aiText/ngramTable.js';
+export type { NgramCard } from './aiText/ngramTable.js';
 export type {
-  AiTextDetector, AiTextDetectorOptions, AiTextResult, DetectAiTextOptions, SentenceScore,
+  AiTextDetector, AiTextDetectorOptions, AiTextResult, AiTextScorer, DetectAiTextOptions, SentenceScore,
 } from './aiText/detectAiText.js';
 export { detectLanguage } from './aiText/detectLanguage.js';
 export { HUMAN_SCORE_THRESHOLD, humanScore } from './aiText/humanScore.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectAiText, detectLanguage, HUMAN_SCORE_THRESHOLD } from '../src/index.js';
+import { DEFAULT_AI_TEXT_VERSION, detectAiText, detectLanguage, HUMAN_SCORE_THRESHOLD } from '../src/index.js';
 import { longText, PROSE } from './helpers.js';
 
 // Robustness is measured on the model's raw-scale human score; "barely moves" = within 3 points of 100.
@@ -10,7 +10,8 @@ describe('detectAiText', () => {
     const result = await detectAiText(PROSE, { sentences: true, language: 'en' });
     expect(result.score).toBeGreaterThanOrEqual(0);
     expect(result.score).toBeLessThanOrEqual(100);
-    expect(result.version).toBe('1.0.0');
+    expect(result.version).toBe(DEFAULT_AI_TEXT_VERSION);
+    expect(DEFAULT_AI_TEXT_VERSION).toBe('2.0.0');
     expect(result.language).toBe('en');
     expect(result.attack_detected).toEqual({ zero_width_space: false, homoglyph_attack: false });
     expect(result.readability_score).toBeGreaterThan(40);

@@ -5,13 +5,20 @@ import {
 } from '../src/index.js';
 
 describe('loadModel', () => {
-  it('registers the bundled AI-text model with a complete card', () => {
-    const entry = bundledRegistry().resolve(AI_TEXT_MODEL_ID, DEFAULT_AI_TEXT_VERSION);
+  it('registers the bundled AI-text model 1.0.0 with a complete card', () => {
+    const entry = bundledRegistry().resolve(AI_TEXT_MODEL_ID, '1.0.0');
     // 1.0.0 reads the features up to repeated_trigrams (the lz_* features came with 1.2.0).
     expect(entry.card.feature_names).toEqual(FEATURE_NAMES.slice(0, FEATURE_NAMES.indexOf('repeated_trigrams') + 1));
     expect(entry.card.calibration?.buckets.length).toBeGreaterThan(0);
     expect(entry.card.data).toHaveProperty('splits');
     expect(entry.card.fixed_input?.text.length).toBeGreaterThan(100);
+  });
+
+  it('registers the default AI-text model with a calibrated card and its n-gram table', () => {
+    const entry = bundledRegistry().resolve(AI_TEXT_MODEL_ID, DEFAULT_AI_TEXT_VERSION);
+    expect(entry.card.feature_names).toEqual(['ngram_char_mean', 'ngram_word_mean']);
+    expect(entry.card.calibration?.buckets.length).toBe(6);
+    expect((entry.card as unknown as { ngram: { sha256: string } }).ngram.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('reuses one session per model and thread count', async () => {

@@ -43,6 +43,15 @@ describe('ai-content-detection', () => {
     expect(sentences[0]!.text).toBe('My grandmother kept bees behind the shed for almost forty years, and every August the whole house smelled of wax.');
   });
 
+  it('takes version latest, as the Winston SDK sends it, for the default detector', async () => {
+    const { engine, token } = await setup();
+    const { result } = await engine.execute('ai-content-detection', { text: ESSAY, version: 'latest' }, { token });
+    expect(result.status).toBe(200);
+    const plain = await engine.execute('ai-content-detection', { text: ESSAY }, { token });
+    expect(result.version).toBe(plain.result.version);
+    expect(result.score).toBe(plain.result.score);
+  });
+
   it('leaves the sentences out when asked to', async () => {
     const { engine, token } = await setup();
     const { result } = await engine.execute('ai-content-detection', { text: ESSAY, sentences: false }, { token });

@@ -6,22 +6,26 @@ import { CharLm } from './charLm.js';
 import type { CharLmCard } from './charLm.js';
 import { detectLanguage } from './detectLanguage.js';
 import { featurePlan, planFeatures } from './featurePlan.js';
-import type { FeaturePlan } from './featurePlan.js';
 import { loadFeatureResources } from './featureResources.js';
 import { humanScore } from './humanScore.js';
 import type { AttackDetected } from './normalizeText.js';
 import { normalizeText } from './normalizeText.js';
-import type { FeatureResources } from './prepareDocument.js';
-import { prepareDocument } from './prepareDocument.js';
+import { canonicalSentences, prepareDocument } from './prepareDocument.js';
+import type { PreparedSentence } from './prepareDocument.js';
+import { ngramPrefix, ngramRangeMeans, ngramSlots } from './ngramProfile.js';
+import { loadNgramTable } from './ngramTable.js';
+import type { NgramCard } from './ngramTable.js';
 import { fleschReadingEase } from './readability.js';
 
 /** Model id of the AI-text detector in the registry. */
 export const AI_TEXT_MODEL_ID = 'ai-text';
 /**
- * Version used when none is asked for. 1.1.0 (character GRU language-model features) is registered as an
- * alternative; see the package README for why it is not the default.
+ * Version used when none is asked for, or `latest` is. 1.x stay registered as alternatives; the package README says
+ * how the default was chosen.
  */
-export const DEFAULT_AI_TEXT_VERSION = '1.0.0';
+export const DEFAULT_AI_TEXT_VERSION = '2.0.0';
+/** The version name that selects `DEFAULT_AI_TEXT_VERSION`. */
+export const LATEST_AI_TEXT_VERSION = 'latest';
 /** Languages the detector is trained for. */
 export const AI_TEXT_LANGUAGES: readonly string[] = ['en'];
 /** Shortest and longest text accepted, in characters (as the API). */
@@ -96,24 +100,119 @@ export interface AiTextDetector {
   detect(text: unknown, options?: DetectAiTextOptions): Promise<AiTextResult>;
 }
 
+/** Input rows of a model for ranges of sentences of one document. */
+interface DocumentFeatures {
+  sentences: PreparedSentence[];
+  /** Writes the model input of sentences a..b (inclusive) at `offset`. */
+  fill(a: number, b: number, out: Float32Array, offset: number): void;
+}
+
+/** Computes a model version's features of a normalised text. */
+type Featurizer = (text: string) => Promise<DocumentFeatures>;
+
+/** Resolves `latest` (and no version) to the default version. */
+export function resolveAiTextVersion(version: string | undefined): string {
+  return version === undefined || version === LATEST_AI_TEXT_VERSION ? DEFAULT_AI_TEXT_VERSION : version;
+}
+
 /** Loads the model and its resources once; the returned detector can be called any number of times. */
 export async function createAiTextDetector(options: AiTextDetectorOptions = {}): Promise<AiTextDetector> {
-  const model = await loadModel(AI_TEXT_MODEL_ID, { ...options, version: options.version ?? DEFAULT_AI_TEXT_VERSION });
-  const resources = await loadFeatureResources(model.entry.folder, model.card.resources, model.card.resource_sha256);
-  const plan = featurePlan(model.entry.folder, model.card.feature_names, model.card.features_used);
+  const model = await loadModel(AI_TEXT_MODEL_ID, { ...options, version: resolveAiTextVersion(options.version) });
   const buckets = model.card.calibration?.buckets;
   if (buckets === undefined || buckets.length === 0) {
     throw new ModelLoadError(model.entry.folder, 'model card has no calibration');
   }
+  const featurize = await featurizerOf(model, options.threads ?? 1);
+  return {
+    version: model.card.version,
+    detect: (text, detectOptions = {}) => detect(model, featurize, text, detectOptions),
+  };
+}
+
+// Versions 1.x: the base features of FEATURE_NAMES (language models, compression, style) and, for 1.1.0, the
+// character language model's.
+async function featureFeaturizer(model: LoadedModel, threads: number): Promise<Featurizer> {
+  const resources = await loadFeatureResources(model.entry.folder, model.card.resources, model.card.resource_sha256);
+  const plan = featurePlan(model.entry.folder, model.card.feature_names, model.card.features_used);
   const lmCard = (model.card as { lm?: CharLmCard }).lm;
   if ((lmCard === undefined) !== (plan.lmOffset === -1)) {
     throw new ModelLoadError(model.entry.folder, 'language-model features and the card\'s lm section go together');
   }
-  const lm = lmCard === undefined ? undefined : await CharLm.load(model.entry.folder, lmCard, options.threads ?? 1);
+  const lm = lmCard === undefined ? undefined : await CharLm.load(model.entry.folder, lmCard, threads);
+  return async (text) => {
+    const doc = prepareDocument(text, resources, { compression: plan.compression });
+    const trace = lm === undefined ? undefined : await lm.trace(doc.canonical);
+    return {
+      sentences: doc.sentences,
+      fill(a, b, out, offset) {
+        planFeatures(plan, doc, a, b, resources, out, offset);
+        if (lm !== undefined && trace !== undefined) {
+          // Language-model features follow the base features (model version 1.1.0).
+          out.set(lm.rangeFeatures(trace, doc.sentences[a]!.start, doc.sentences[b]!.end), offset + plan.lmOffset);
+        }
+      },
+    };
+  };
+}
+
+// Versions 2.x: the hashed n-gram profile, two values per range (character and word n-gram means of the weights).
+async function ngramFeaturizer(model: LoadedModel, card: NgramCard): Promise<Featurizer> {
+  if (model.card.feature_names.join() !== 'ngram_char_mean,ngram_word_mean') {
+    throw new ModelLoadError(model.entry.folder, 'an n-gram model reads ngram_char_mean and ngram_word_mean');
+  }
+  const weights = await loadNgramTable(model.entry.folder, card);
+  return async (text) => {
+    const { canonical, sentences } = canonicalSentences(text);
+    const prefix = ngramPrefix(ngramSlots(canonical), weights);
+    return {
+      sentences,
+      fill(a, b, out, offset) {
+        out.set(ngramRangeMeans(prefix, sentences[a]!.start, sentences[b]!.end), offset);
+      },
+    };
+  };
+}
+
+/** Raw model outputs of a text and of ranges of its sentences, before calibration (for training and evaluation). */
+export interface AiTextScorer {
+  version: string;
+  /**
+   * `ai_logit` of the whole normalised text, then of its leading sentences cut at each of `windowChars` (a window
+   * stops growing at the first sentence that reaches the length; windows as long as the text are left out).
+   */
+  score(text: string, windowChars?: readonly number[]): Promise<Array<{ chars: number; logit: number }>>;
+}
+
+/** Loads a detector version's model and features without its calibration (training/v2/calibrate.mjs uses it). */
+export async function createAiTextScorer(options: AiTextDetectorOptions = {}): Promise<AiTextScorer> {
+  const model = await loadModel(AI_TEXT_MODEL_ID, { ...options, version: resolveAiTextVersion(options.version) });
+  const featurize = await featurizerOf(model, options.threads ?? 1);
+  const width = model.card.feature_names.length;
   return {
     version: model.card.version,
-    detect: (text, detectOptions = {}) => detect(model, resources, plan, lm, text, detectOptions),
+    async score(text, windowChars = []) {
+      const doc = await featurize(normalizeText(text).text);
+      const { sentences } = doc;
+      if (sentences.length === 0) return [];
+      const last = sentences.length - 1;
+      const ranges: Array<[number, number]> = [[0, last]];
+      for (const target of windowChars) {
+        let end = 0;
+        while (end < last && sentences[end]!.end - sentences[0]!.start < target) end++;
+        if (end === last) break;
+        ranges.push([0, end]);
+      }
+      const input = new Float32Array(ranges.length * width);
+      ranges.forEach(([a, b], i) => doc.fill(a, b, input, i * width));
+      const raw = await model.run(input, ranges.length);
+      return ranges.map(([a, b], i) => ({ chars: sentences[b]!.end - sentences[a]!.start, logit: raw[i]! }));
+    },
   };
+}
+
+function featurizerOf(model: LoadedModel, threads: number): Promise<Featurizer> {
+  const ngram = (model.card as { ngram?: NgramCard }).ngram;
+  return ngram === undefined ? featureFeaturizer(model, threads) : ngramFeaturizer(model, ngram);
 }
 
 const detectors = new Map<string, Promise<AiTextDetector>>();
@@ -123,10 +222,10 @@ const detectors = new Map<string, Promise<AiTextDetector>>();
  * Throws `InvalidInputError` (code BAD_REQUEST, `field` names the request field) or `UnsupportedLanguageError`.
  */
 export async function detectAiText(text: unknown, options: DetectAiTextOptions = {}): Promise<AiTextResult> {
-  const key = options.version ?? '';
+  const key = resolveAiTextVersion(options.version);
   let detector = detectors.get(key);
   if (detector === undefined) {
-    detector = createAiTextDetector(options.version === undefined ? {} : { version: options.version });
+    detector = createAiTextDetector({ version: key });
     detector.catch(() => detectors.delete(key));
     detectors.set(key, detector);
   }
@@ -134,8 +233,7 @@ export async function detectAiText(text: unknown, options: DetectAiTextOptions =
 }
 
 async function detect(
-  model: LoadedModel, resources: FeatureResources, plan: FeaturePlan, lm: CharLm | undefined, text: unknown,
-  options: DetectAiTextOptions,
+  model: LoadedModel, featurize: Featurizer, text: unknown, options: DetectAiTextOptions,
 ): Promise<AiTextResult> {
   if (typeof text !== 'string') throw new InvalidInputError('text', 'a string', text);
   if (text.length < AI_TEXT_MIN_CHARS || text.length > AI_TEXT_MAX_CHARS) {
@@ -143,27 +241,20 @@ async function detect(
   }
   const wantSentences = options.sentences ?? true;
   if (typeof wantSentences !== 'boolean') throw new InvalidInputError('sentences', 'a boolean', wantSentences);
-  if (options.version !== undefined && options.version !== model.card.version) {
+  if (options.version !== undefined && resolveAiTextVersion(options.version) !== model.card.version) {
     throw new InvalidInputError('version', `detector version ${model.card.version}`, options.version);
   }
   const normalized = normalizeText(text);
   const language = resolveLanguage(options.language ?? 'auto', normalized.text);
 
-  const doc = prepareDocument(normalized.text, resources, { compression: plan.compression });
+  const doc = await featurize(normalized.text);
   const n = doc.sentences.length;
   if (n === 0) throw new InvalidInputError('text', 'text with words', text);
   const width = model.card.feature_names.length;
   const windows: Array<[number, number]> = [[0, n - 1]];
   if (wantSentences) for (let i = 0; i < n; i++) windows.push(sentenceWindow(doc.sentences, i));
   const input = new Float32Array(windows.length * width);
-  windows.forEach(([a, b], row) => planFeatures(plan, doc, a, b, resources, input, row * width));
-  if (lm !== undefined) {
-    // Language-model features follow the base features (model version 1.1.0).
-    const trace = await lm.trace(doc.canonical);
-    windows.forEach(([a, b], row) => {
-      input.set(lm.rangeFeatures(trace, doc.sentences[a]!.start, doc.sentences[b]!.end), row * width + plan.lmOffset);
-    });
-  }
+  windows.forEach(([a, b], row) => doc.fill(a, b, input, row * width));
   const raw = await model.run(input, windows.length);
 
   const buckets = model.card.calibration!.buckets;

@@ -67,8 +67,11 @@ export interface PreparedDocument {
   lzMachine: Float64Array;
 }
 
-/** Cuts a normalised text into sentences, builds its canonical form and runs both language models once. */
-export function prepareDocument(text: string, resources: FeatureResources, options: PrepareDocumentOptions = {}): PreparedDocument {
+/**
+ * Cuts a normalised text into sentences and builds its canonical form: `canonicalText` of each sentence, joined by
+ * one space; each sentence keeps its range in the canonical text.
+ */
+export function canonicalSentences(text: string): { canonical: string; sentences: PreparedSentence[] } {
   const sentences: PreparedSentence[] = [];
   const parts: string[] = [];
   let offset = 0;
@@ -81,7 +84,12 @@ export function prepareDocument(text: string, resources: FeatureResources, optio
     parts.push(canonical);
     offset += canonical.length;
   }
-  const canonical = parts.join(' ');
+  return { canonical: parts.join(' '), sentences };
+}
+
+/** Cuts a normalised text into sentences, builds its canonical form and runs both language models once. */
+export function prepareDocument(text: string, resources: FeatureResources, options: PrepareDocumentOptions = {}): PreparedDocument {
+  const { canonical, sentences } = canonicalSentences(text);
   const human = resources.humanLm.surprisal(canonical);
   const machine = resources.machineLm.surprisal(canonical);
   const compression = options.compression ?? true;

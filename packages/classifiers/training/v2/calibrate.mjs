@@ -1,0 +1,97 @@
+// Sets the decision threshold of AI-text model 2.0.0 (after training/v2/train.py) with the package's own runtime
+// code: every human text of the calib split, whole and cut to its leading sentences at several lengths, is scored by
+// the model's features and ONNX head (createAiTextScorer). Per length bucket, the threshold is the highest, over the
+// human domains with at least MIN_DOMAIN_ROWS texts in that bucket, of the domain's HUMAN_QUANTILE quantile: so at
+// most 1 - HUMAN_QUANTILE of each domain's calib texts is flagged. Writes `calibration`, `fixed_input` and the calib
+// AUROC into models/ai-text/2.0.0/card.json.
+// Usage: node packages/classifiers/training/v2/calibrate.mjs
+import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { createAiTextScorer } from '../../dist/index.js';
+import { FIXED_INPUT, OUT_DIR } from '../paths.mjs';
+
+const HUMAN_QUANTILE = 0.998;
+const MIN_DOMAIN_ROWS = 25;
+const BUCKETS = [0, 200, 400, 800, 1600, 3200];
+const WINDOW_CHARS = [150, 300, 600, 1200, 2500];
+const cardPath = resolve(import.meta.dirname, '../../models/ai-text/2.0.0/card.json');
+const card = JSON.parse(readFileSync(cardPath, 'utf8'));
+// The runtime's own features and ONNX head, without calibration.
+const scorer = await createAiTextScorer({ version: '2.0.0' });
+const windowScores = async (text, windows = WINDOW_CHARS) =>
+  (await scorer.score(text, windows)).map(({ chars, logit }) => ({ chars, raw: logit }));
+
+function quantile(values, q) {
+  const s = Float64Array.from(values).sort();
+  const at = (s.length - 1) * q;
+  const lo = Math.floor(at);
+  return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (at - lo);
+}
+
+function auroc(neg, pos) {
+  const all = [...neg.map((v) => [v, 0]), ...pos.map((v) => [v, 1])].sort((x, y) => x[0] - y[0]);
+  let rankSum = 0;
+  for (let i = 0; i < all.length;) {
+    let j = i;
+    while (j < all.length && all[j][0] === all[i][0]) j++;
+    for (let k = i; k < j; k++) if (all[k][1] === 1) rankSum += (i + j + 1) / 2;
+    i = j;
+  }
+  return (rankSum - (pos.length * (pos.length + 1)) / 2) / (pos.length * neg.length);
+}
+
+const human = []; // {domain, chars, raw}
+const docs = { human: [], ai: [] };
+const lines = createInterface({ input: createReadStream(resolve(OUT_DIR, 'corpus/rows.jsonl')), crlfDelay: Infinity });
+for await (const line of lines) {
+  if (line.trim() === '') continue;
+  const r = JSON.parse(line);
+  if (r.split !== 'calib') continue;
+  const scores = await windowScores(r.text, r.label === 0 ? WINDOW_CHARS : []);
+  if (scores.length === 0) continue;
+  (r.label === 0 ? docs.human : docs.ai).push(scores[0].raw);
+  if (r.label === 0) for (const s of scores) human.push({ domain: r.domain, ...s });
+}
+
+const buckets = [];
+const domains = {};
+BUCKETS.forEach((min, k) => {
+  const max = BUCKETS[k + 1] ?? Infinity;
+  const inBucket = human.filter((h) => h.chars >= min && h.chars < max);
+  const byDomain = new Map();
+  for (const h of inBucket) byDomain.set(h.domain, [...(byDomain.get(h.domain) ?? []), h.raw]);
+  let threshold = -Infinity;
+  let from;
+  for (const [domain, values] of byDomain) {
+    if (values.length < MIN_DOMAIN_ROWS) continue;
+    const q = quantile(values, HUMAN_QUANTILE);
+    (domains[domain] ??= {})[min] = { n_human: values.length, quantile: q };
+    if (q > threshold) [threshold, from] = [q, domain];
+  }
+  const raws = inBucket.map((h) => h.raw);
+  const mean = raws.reduce((a, b) => a + b, 0) / Math.max(1, raws.length);
+  const scale = Math.sqrt(raws.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, raws.length - 1));
+  if (from === undefined) {
+    const previous = buckets[buckets.length - 1];
+    buckets.push({ ...previous, min_chars: min, n_human: raws.length, inherited: true });
+  } else {
+    buckets.push({ min_chars: min, n_human: raws.length, threshold, scale, set_by_domain: from });
+  }
+});
+if (buckets[0].threshold === undefined) throw new Error('no calib human text in the shortest bucket');
+
+const fixed = await windowScores(FIXED_INPUT, []);
+card.calibration = {
+  human_quantile: HUMAN_QUANTILE,
+  rule: `per length bucket, the highest ${HUMAN_QUANTILE} quantile of the human domains with >= ${MIN_DOMAIN_ROWS} calib texts in it`,
+  buckets,
+  data: 'human texts of the calib split (documents and their leading windows of 150-2,500 characters)',
+  domains,
+  score: 'human score = 100 * sigmoid(2 * (threshold - ai_logit) / scale)',
+};
+card.fixed_input = { text: FIXED_INPUT, ai_logit: fixed[0].raw };
+card.metrics.calib_split_doc_auroc = auroc(docs.human, docs.ai);
+writeFileSync(cardPath, `${JSON.stringify(card, null, 2)}\n`);
+console.log(`calibrated on ${human.length} human windows; calib AUROC ${card.metrics.calib_split_doc_auroc.toFixed(4)}`);
+for (const b of buckets) console.log(`  >= ${b.min_chars} chars: threshold ${b.threshold.toFixed(3)} (${b.set_by_domain ?? 'inherited'}, ${b.n_human} human)`);
