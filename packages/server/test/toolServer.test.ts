@@ -127,6 +127,16 @@ describe('tools/call', () => {
       await client.close();
     }
   });
+
+  it('names an unknown tool once, without the SDK prefix doubled in the client', async () => {
+    const client = await connect({ authorization: `Bearer ${h.token}` });
+    try {
+      const error = (await client.callTool({ name: 'no-such-tool', arguments: {} }).catch((e: unknown) => e)) as Error;
+      expect(error.message).toBe('MCP error -32602: Unknown tool: no-such-tool');
+    } finally {
+      await client.close();
+    }
+  });
 });
 
 describe('the JSON-RPC envelope over plain HTTP', () => {
@@ -175,6 +185,35 @@ describe('the JSON-RPC envelope over plain HTTP', () => {
     const body = ((await response.json()) as any);
     expect(body.error.code).toBe(-32700);
     expect(body.id).toBeNull();
+  });
+
+  it('answers arguments that are not an object with Invalid params and a clear message', async () => {
+    const response = await rpc(
+      { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'text-compare', arguments: 'x' } },
+      { authorization: `Bearer ${h.token}` },
+    );
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as any)).toEqual({
+      jsonrpc: '2.0',
+      id: 8,
+      error: { code: -32602, message: 'Invalid params: arguments must be an object but received "x" of type string' },
+    });
+  });
+
+  it('answers params without a tool name with Invalid params, in a batch too', async () => {
+    const response = await rpc([
+      { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { arguments: {} } },
+      { jsonrpc: '2.0', id: 10, method: 'tools/call', params: 'text-compare' },
+      { jsonrpc: '2.0', id: 11, method: 'tools/list' },
+    ]);
+    const body = ((await response.json()) as any[]).sort((a, b) => a.id - b.id);
+    expect(body[0]).toEqual({ jsonrpc: '2.0', id: 9, error: { code: -32602, message: 'Invalid params: name must be a string but received undefined' } });
+    expect(body[1]).toEqual({
+      jsonrpc: '2.0',
+      id: 10,
+      error: { code: -32602, message: 'Invalid params: params must be an object with name and arguments but received "text-compare" of type string' },
+    });
+    expect(body[2].result.tools[0].name).toBe('text-compare');
   });
 
   it('rejects an unknown method with Method not found', async () => {
