@@ -189,6 +189,17 @@ describe('plagiarism and fact-check with their collections', () => {
     expect(result.credits_used).toBe(2 * countWords(essay));
   });
 
+  it('names a source of a --sources folder by its path inside the folder, not by where the folder lives', async () => {
+    const folder = join(dir, 'sources-folder');
+    mkdirSync(join(folder, 'history'), { recursive: true });
+    writeFileSync(join(folder, 'history', 'keeper.txt'), sourceText);
+    const io = captureIo(essay);
+    expect(await main(['plagiarism', '-', '--sources', folder, '--compact'], io)).toBe(0);
+    const result = JSON.parse(io.out());
+    expect(result.sources.map((s: { url: string }) => s.url)).toEqual(['history/keeper.txt']);
+    expect(io.out()).not.toContain(dir);
+  });
+
   it('adds documents to a persisted index that a later check reads with --index', async () => {
     const folder = join(dir, 'source-folder');
     mkdirSync(folder);
