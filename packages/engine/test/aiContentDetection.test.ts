@@ -43,6 +43,14 @@ describe('ai-content-detection', () => {
     expect(sentences[0]!.text).toBe('My grandmother kept bees behind the shed for almost forty years, and every August the whole house smelled of wax.');
   });
 
+  it('reports the human scores at two decimals, the sentences too', async () => {
+    const { engine, token } = await setup();
+    const { result } = await engine.execute('ai-content-detection', { text: ESSAY }, { token });
+    const atTwoDecimals = (score: number) => Math.round(score * 100) / 100;
+    const scores = [result.score as number, result.readability_score as number, ...(result.sentences as Array<{ score: number }>).map((s) => s.score)];
+    expect(scores.map(atTwoDecimals)).toEqual(scores);
+  });
+
   it('leaves the sentences out when asked to', async () => {
     const { engine, token } = await setup();
     const { result } = await engine.execute('ai-content-detection', { text: ESSAY, sentences: false }, { token });

@@ -277,4 +277,30 @@ describe('the built-in tools', () => {
       await full.stop();
     }
   });
+
+  it('states the human score of ai-text-detection at two decimals in the summary and the result', async () => {
+    const { builtinFeatures } = await import('@content-analysis/engine');
+    const full = await startHarness({ features: builtinFeatures() });
+    const text =
+      'My grandmother kept bees behind the shed for almost forty years, and every August the whole house smelled of ' +
+      'wax. She never wore gloves. When I asked her why, she said the bees knew her hands better than she did, which ' +
+      'made no sense to me at nine and makes only a little more sense now. The honey was dark, almost bitter some ' +
+      'years, and she sold it from a card table at the end of the lane with a coffee tin for the money.';
+    try {
+      const call = (await (
+        await fetch(`${full.url}/mcp/v1`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${full.token}` },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'ai-text-detection', arguments: { text } } }),
+        })
+      ).json()) as any;
+      const [summary, json] = (call.result.content[0].text as string).split('\n');
+      const body = JSON.parse(json!);
+      expect(Math.round(body.score * 100) / 100).toBe(body.score);
+      expect(summary).toMatch(new RegExp(`^Human score ${body.score} of 100 \\(`));
+      expect(summary).toMatch(/^Human score \d{1,3}(\.\d{1,2})? of 100 /);
+    } finally {
+      await full.stop();
+    }
+  });
 });
