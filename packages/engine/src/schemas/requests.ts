@@ -97,9 +97,19 @@ export const factCheckerRequest = z
   })
   .superRefine(checkTextInput(TEXT_BOUNDS.factChecker));
 
+/** Whitespace, and the zero-width characters that render as nothing. */
+const BLANK = /^[\s\u200b-\u200d\u2060]*$/u;
+
+/** A text-compare side: not empty, and not whitespace alone (it has no words to compare). */
+function comparedText() {
+  const { min, max } = TEXT_BOUNDS.textCompare;
+  // An empty text already fails the minimum; the blank check speaks only for a non-empty one.
+  return boundedText(min, max).refine((text) => text.length === 0 || !BLANK.test(text), { error: 'must not be only whitespace' });
+}
+
 export const textCompareRequest = z.object({
-  first_text: boundedText(TEXT_BOUNDS.textCompare.min, TEXT_BOUNDS.textCompare.max),
-  second_text: boundedText(TEXT_BOUNDS.textCompare.min, TEXT_BOUNDS.textCompare.max),
+  first_text: comparedText(),
+  second_text: comparedText(),
 });
 
 export type AiContentDetectionRequest = z.output<typeof aiContentDetectionRequest>;
