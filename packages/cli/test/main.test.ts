@@ -253,6 +253,18 @@ describe('image commands', () => {
     expect(result.ai_watermark_detected).toBe(false);
   });
 
+  it('image-metadata reads an image under 256x256 (the minimum is the detection endpoints\' only)', async () => {
+    const { default: sharp } = await import('sharp');
+    const file = join(dir, 'thumbnail.jpg');
+    const thumbnail = sharp({ create: { width: 100, height: 75, channels: 3, background: { r: 90, g: 120, b: 30 } } });
+    writeFileSync(file, await thumbnail.withExif({ IFD0: { Make: 'Canon' } }).jpeg().toBuffer());
+    const io = captureIo();
+    expect(await main(['image-metadata', file], io)).toBe(0);
+    const result = JSON.parse(io.out());
+    expect(result.metadata).toMatchObject({ format: 'jpeg', width: 100, height: 75 });
+    expect(result.exif.Make).toBe('Canon');
+  });
+
   it('image-metadata refuses a file that is not an image with BAD_REQUEST', async () => {
     const file = join(dir, 'not-an-image.jpg');
     writeFileSync(file, 'plain text');

@@ -18,6 +18,9 @@ export const TEXT_BOUNDS = Object.freeze({
 /** Largest decoded image accepted in `image` (the spec's "about 4 MB or less"). */
 export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
 
+/** Smallest width and height of an image the detection endpoints analyse (the spec's 256x256 minimum resolution). */
+export const MIN_IMAGE_DIMENSION = 256;
+
 /**
  * Text, file and website inputs as the text endpoints take them. The text bounds apply only when the text is
  * the input used (no website and no file given); a website or file takes priority over it.
