@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Writable } from 'node:stream';
+import { CREDIT_COSTS } from '@content-analysis/credits';
 import { analyzeImageAuthenticity, callerError } from '@content-analysis/engine';
 import { exportRawMap, renderHeatmap, decodeImage, kernelRegistry } from '@content-analysis/forensics';
 import { extractImageMetadata } from '@content-analysis/image-metadata';
@@ -26,7 +27,8 @@ export async function imageMetadataCommand(argv: string[], out: Writable, usage:
 }
 
 /**
- * `forensics <image> [--out dir]`: prints the advanced analysis as JSON; with --out, writes per map a heatmap over
+ * `forensics <image> [--out dir]`: prints the advanced analysis as JSON, the API's result with its `cost` (no
+ * `balance`: nothing is charged); with --out, writes per map a heatmap over
  * the image (`<tool>.<kernel>.<map>.heatmap.png`), the raw map as 16-bit grayscale (`<tool>.<kernel>.<map>.raw.png`)
  * and its scale (`<tool>.<kernel>.<map>.raw.json`).
  */
@@ -55,6 +57,8 @@ export async function forensicsCommand(argv: string[], out: Writable, usage: (me
       }
     }
   }
-  out.write(`${JSON.stringify({ status: 200, ...report, ...(written.length ? { files: written } : {}) }, null, 2)}\n`);
+  // The API's advanced result, composed as the engine composes an unmetered one: what it would cost, no balance.
+  const result = { status: 200, ...report, cost: CREDIT_COSTS.advancedImageDetection, ...(written.length ? { files: written } : {}) };
+  out.write(`${JSON.stringify(result, null, 2)}\n`);
   return 0;
 }

@@ -273,6 +273,19 @@ describe('image commands', () => {
     expect(JSON.parse(io.out()).error).toBe('BAD_REQUEST');
   });
 
+  it('forensics prints the fields of the API\'s advanced result with its cost, 500, and no balance', async () => {
+    const { advancedImageDetectionResult } = await import('@content-analysis/engine');
+    const file = join(dir, 'photo-cost.jpg');
+    await photo(file);
+    const io = captureIo();
+    expect(await main(['forensics', file], io)).toBe(0);
+    const result = JSON.parse(io.out());
+    expect(result.cost).toBe(500);
+    expect('balance' in result).toBe(false);
+    const apiFields = Object.keys(advancedImageDetectionResult.shape).filter((field) => field !== 'balance');
+    expect(Object.keys(result).sort()).toEqual(apiFields.sort());
+  });
+
   it('forensics writes, per map, a heatmap, a 16-bit raw map named with the tool id and raw, and its scale', async () => {
     const file = join(dir, 'photo2.jpg');
     await photo(file);
