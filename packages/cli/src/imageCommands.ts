@@ -1,13 +1,16 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { Writable } from 'node:stream';
+import { CREDIT_COSTS } from '@content-analysis/credits';
 import { analyzeImageAuthenticity, callerError } from '@content-analysis/engine';
 import { exportRawMap, renderHeatmap, decodeImage, kernelRegistry } from '@content-analysis/forensics';
 import { extractImageMetadata } from '@content-analysis/image-metadata';
+import { parseCommandLine } from './commandLine.js';
+import { assertNotDirectory } from './inputs.js';
 
 async function readImage(path: string): Promise<Buffer> {
+  await assertNotDirectory(path);
   return readFile(path);
 }
 
@@ -18,21 +21,22 @@ function asApiError(error: unknown): never {
 
 /** `image-metadata <file>`: the metadata, exif, c2pa and AI watermark fields of an image, as JSON. */
 export async function imageMetadataCommand(argv: string[], out: Writable, usage: (message: string) => Error): Promise<number> {
-  const { positionals } = parseArgs({ args: argv, allowPositionals: true, options: {} });
-  if (positionals.length !== 1) throw usage('Usage: image-metadata <image file>');
+  const { positionals } = parseCommandLine(argv, {});
+  if (positionals.length !== 1) throw usage(`image-metadata: expected one <image>, received ${positionals.length}`);
   const result = await extractImageMetadata(await readImage(positionals[0]!)).catch(asApiError);
   out.write(`${JSON.stringify(result, null, 2)}\n`);
   return 0;
 }
 
 /**
- * `forensics <image> [--out dir]`: prints the advanced analysis as JSON; with --out, writes per map a heatmap over
+ * `forensics <image> [--out dir]`: prints the advanced analysis as JSON, the API's result with its `cost` (no
+ * `balance`: nothing is charged); with --out, writes per map a heatmap over
  * the image (`<tool>.<kernel>.<map>.heatmap.png`), the raw map as 16-bit grayscale (`<tool>.<kernel>.<map>.raw.png`)
  * and its scale (`<tool>.<kernel>.<map>.raw.json`).
  */
 export async function forensicsCommand(argv: string[], out: Writable, usage: (message: string) => Error): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { out: { type: 'string' } } });
-  if (positionals.length !== 1) throw usage('Usage: forensics <image file> [--out <dir>]');
+  const { values, positionals } = parseCommandLine(argv, { out: { type: 'string' } });
+  if (positionals.length !== 1) throw usage(`forensics: expected one <image>, received ${positionals.length}`);
   const bytes = await readImage(positionals[0]!);
   const { report, kernels } = await analyzeImageAuthenticity(bytes);
   const written: string[] = [];
@@ -55,6 +59,8 @@ export async function forensicsCommand(argv: string[], out: Writable, usage: (me
       }
     }
   }
-  out.write(`${JSON.stringify({ status: 200, ...report, ...(written.length ? { files: written } : {}) }, null, 2)}\n`);
+  // The API's advanced result, composed as the engine composes an unmetered one: what it would cost, no balance.
+  const result = { status: 200, ...report, cost: CREDIT_COSTS.advancedImageDetection, ...(written.length ? { files: written } : {}) };
+  out.write(`${JSON.stringify(result, null, 2)}\n`);
   return 0;
 }

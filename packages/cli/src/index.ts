@@ -1,4 +1,5 @@
-export { main, UsageError } from './main.js';
+export { main } from './main.js';
+export { CliError, UsageError } from './errors.js';
 export type { CliIo } from './main.js';
 export { runBatch } from './batch.js';
 export { ledgerPath, DEFAULT_ACCOUNT } from './ledgerFile.js';

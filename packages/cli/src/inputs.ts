@@ -1,8 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { Readable } from 'node:stream';
 import { extractDocument, resolveTextInput } from '@content-analysis/documents';
 import { documentInputError } from '@content-analysis/engine';
+import { CliError } from './errors.js';
 
 /** Reads all of a stream as bytes. */
 export async function readStreamBytes(stream: Readable): Promise<Buffer> {
@@ -14,6 +15,15 @@ export async function readStreamBytes(stream: Readable): Promise<Buffer> {
 /** Reads all of a stream as UTF-8 text. */
 export async function readStream(stream: Readable): Promise<string> {
   return (await readStreamBytes(stream)).toString('utf8');
+}
+
+/**
+ * Refuses a path that names a directory with a message saying so (reading one fails with a bare EISDIR that names
+ * no path). A path that does not exist is left for the read to report.
+ */
+export async function assertNotDirectory(path: string): Promise<void> {
+  const found = await stat(path).catch(() => undefined);
+  if (found?.isDirectory()) throw new CliError(`${path} is a directory, not a file`);
 }
 
 export interface InputSources {
@@ -30,6 +40,7 @@ const DOCUMENT_EXTENSIONS = new Set(['.pdf', '.docx', '.doc', '.html', '.htm']);
  */
 export async function readTextInput(source: string, sources: InputSources): Promise<string> {
   if (source === '-') return readStream(sources.stdin);
+  if (!/^https?:\/\//i.test(source)) await assertNotDirectory(source);
   try {
     if (/^https?:\/\//i.test(source)) {
       const isDocument = /\.(pdf|docx?)$/i.test(new URL(source).pathname);
@@ -50,6 +61,7 @@ export async function readTextInput(source: string, sources: InputSources): Prom
  */
 export async function readImageInput(source: string, field: string, sources: InputSources): Promise<Record<string, string>> {
   if (/^https?:\/\//i.test(source)) return { url: source };
+  if (source !== '-') await assertNotDirectory(source);
   const bytes = source === '-' ? await readStreamBytes(sources.stdin) : await readFile(source);
   return { [field]: bytes.toString('base64') };
 }

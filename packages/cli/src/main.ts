@@ -1,63 +1,24 @@
 import { availableParallelism } from 'node:os';
-import { parseArgs } from 'node:util';
 import { ForensicsPool } from '@content-analysis/forensics';
 import type { Readable, Writable } from 'node:stream';
 import { Engine, openApiDocument, toApiError } from '@content-analysis/engine';
 import type { Feature } from '@content-analysis/engine';
 import { createApiServer, listen } from '@content-analysis/server';
 import { runBatch } from './batch.js';
+import { asksForHelp, parseCommandLine } from './commandLine.js';
+import { CliError, UsageError } from './errors.js';
 import { forensicsCommand, imageMetadataCommand } from './imageCommands.js';
 import { loadDocuments, servicesFrom } from './collections.js';
-import { readImageInput, readStream, readTextInput } from './inputs.js';
+import { assertNotDirectory, readImageInput, readStream, readTextInput } from './inputs.js';
 import { DEFAULT_ACCOUNT, ledgerPath, openLedger, sourcesPath } from './ledgerFile.js';
 import { SourceIndex } from '@content-analysis/plagiarism';
+import { commandUsage, globalUsage } from './usage.js';
 
 export interface CliIo {
   stdin: Readable;
   stdout: Writable;
   stderr: NodeJS.WriteStream;
   env: NodeJS.ProcessEnv;
-}
-
-/** Thrown for a wrong command line; the CLI prints its message and the usage, and exits 2. */
-export class UsageError extends Error {
-  readonly code = 'CLI_USAGE';
-}
-
-function usage(engine: Engine): string {
-  const features = engine.features
-    .list()
-    .filter((f) => f.cli)
-    .map((f) => {
-      const flag = (field: string) => field.replace(/_/g, '-');
-      const args = [
-        ...f.cli!.inputs.map((i) => `<${flag(i.field)}>`),
-        ...(f.cli!.options ?? []).map((o) => `[--${flag(o.field)} <${flag(o.field)}>]`),
-      ].join(' ');
-      return `  ${`${f.cli!.command} ${args}`.padEnd(43)} ${f.cli!.summary}`;
-    });
-  return [
-    'Usage: content-analysis <command> [options]',
-    '',
-    'Feature commands (no account needed; each input is a file, an http(s) URL, or - for standard input):',
-    ...features,
-    '  image-metadata <image>                      metadata, exif, c2pa and AI watermark fields of an image',
-    '  forensics <image> [--out <dir>]             advanced forensic analysis; --out writes heatmaps and raw maps',
-    '  <command> --jsonl [file|-]                  batch: one JSON request per line in, one result per line out',
-    '    --sources <folder|jsonl>                  plagiarism sources to check against (also --index <file> for an index)',
-    '    --evidence <folder|jsonl>                 trusted documents the fact checker takes its evidence from',
-    '',
-    'Service:',
-    '  serve [--port 8080] [--host 127.0.0.1]      run the HTTP API and the tool server (embedded SQLite ledger)',
-    '  tokens create [--account id] [--label x]    create an access token (shown once)',
-    '  credits show [--account id]                 show an account balance',
-    '  credits add <amount> [--account id]         top up an account, as a purchase would',
-    '  index add <folder|jsonl> [--index file]     add documents to the persisted plagiarism source index',
-    '  openapi                                     print the OpenAPI 3.1 document',
-    '',
-    'Options: --db <file> ledger file (default $CONTENT_ANALYSIS_DB or .data/content-analysis.sqlite);',
-    '         --index <file> plagiarism source index (default $CONTENT_ANALYSIS_SOURCES or .data/sources.sqlite)',
-  ].join('\n');
 }
 
 function writeJson(out: Writable, value: unknown): void {
@@ -69,10 +30,9 @@ async function featureCommand(feature: Feature<any, any>, argv: string[], io: Cl
   const fieldOptions = Object.fromEntries(
     [...binding.inputs, ...(binding.options ?? [])].map((i) => [i.field.replace(/_/g, '-'), { type: 'string' as const }]),
   );
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
+  const { values, positionals } = parseCommandLine(
+    argv,
+    {
       ...fieldOptions,
       jsonl: { type: 'string' },
       progress: { type: 'boolean' },
@@ -81,10 +41,13 @@ async function featureCommand(feature: Feature<any, any>, argv: string[], io: Cl
       index: { type: 'string' },
       evidence: { type: 'string' },
     },
-  });
+    ['jsonl'],
+  );
   const engine = new Engine({ services: servicesFrom(values) });
   if (values.jsonl !== undefined) {
-    const input = values.jsonl === '-' || values.jsonl === '' ? io.stdin : (await import('node:fs')).createReadStream(values.jsonl);
+    const fromStdin = values.jsonl === '-' || values.jsonl === '';
+    if (!fromStdin) await assertNotDirectory(values.jsonl);
+    const input = fromStdin ? io.stdin : (await import('node:fs')).createReadStream(values.jsonl);
     const { failed } = await runBatch(engine, feature.id, input, io.stdout, io.stderr, { forceProgress: values.progress === true });
     return failed > 0 ? 1 : 0;
   }
@@ -113,16 +76,10 @@ async function featureCommand(feature: Feature<any, any>, argv: string[], io: Cl
 }
 
 async function accountCommand(command: string, argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      db: { type: 'string' },
-      account: { type: 'string' },
-      label: { type: 'string' },
-      port: { type: 'string' },
-      host: { type: 'string' },
-    },
+  const { values, positionals } = parseCommandLine(argv, {
+    db: { type: 'string' },
+    account: { type: 'string' },
+    label: { type: 'string' },
   });
   const ledger = openLedger(ledgerPath(values.db, io.env));
   const accountId = values.account ?? DEFAULT_ACCOUNT;
@@ -154,12 +111,13 @@ async function accountCommand(command: string, argv: string[], io: CliIo): Promi
   } finally {
     await ledger.close();
   }
-  throw new UsageError(`Unknown command: ${command} ${sub ?? ''}`.trim());
+  throw new UsageError(sub === undefined ? `${command}: missing subcommand` : `Unknown command: ${command} ${sub}`);
 }
 
 function indexCommand(argv: string[], io: CliIo): number {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { index: { type: 'string' } } });
-  if (positionals[0] !== 'add' || positionals.length !== 2) throw new UsageError('Usage: index add <folder|jsonl> [--index file]');
+  const { values, positionals } = parseCommandLine(argv, { index: { type: 'string' } });
+  if (positionals[0] !== 'add') throw new UsageError(positionals[0] === undefined ? 'index: missing subcommand' : `Unknown command: index ${positionals[0]}`);
+  if (positionals.length !== 2) throw new UsageError('index add: expected one <folder|jsonl>');
   const path = sourcesPath(values.index, io.env);
   const index = SourceIndex.open({ path });
   try {
@@ -172,37 +130,47 @@ function indexCommand(argv: string[], io: CliIo): number {
 }
 
 async function serve(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      db: { type: 'string' },
-      port: { type: 'string' },
-      host: { type: 'string' },
-      'no-tool-server': { type: 'boolean' },
-      index: { type: 'string' },
-      sources: { type: 'string' },
-      evidence: { type: 'string' },
-    },
+  const { values, positionals } = parseCommandLine(argv, {
+    db: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'no-tool-server': { type: 'boolean' },
+    index: { type: 'string' },
+    sources: { type: 'string' },
+    evidence: { type: 'string' },
   });
+  if (positionals.length > 0) throw new UsageError(`serve: unexpected argument "${positionals[0]}"`);
   const port = Number(values.port ?? io.env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`Expected port number for --port but received ${values.port}`);
+  const host = values.host ?? '127.0.0.1';
   const path = ledgerPath(values.db, io.env);
   const ledger = openLedger(path);
+  const forensicsPool = new ForensicsPool({ threads: Math.max(1, availableParallelism()) });
+  let server: ReturnType<typeof createApiServer>;
+  let address: Awaited<ReturnType<typeof listen>>;
+  try {
+    const engine = new Engine({
+      ledger,
+      services: {
+        ...servicesFrom({ index: sourcesPath(values.index, io.env), sources: values.sources, evidence: values.evidence }),
+        forensicsPool,
+      },
+    });
+    server = createApiServer({ engine, toolServer: values['no-tool-server'] !== true });
+    address = await listen(server, port, host).catch((error: unknown) => {
+      throw listenError(error, host, port);
+    });
+  } catch (error) {
+    await forensicsPool.close();
+    await ledger.close();
+    throw error;
+  }
+  // Only once the port is ours: a start that fails leaves no account behind, so the next one still shows the token.
   if (!(await ledger.getAccount(DEFAULT_ACCOUNT))) {
     await ledger.createAccount({ id: DEFAULT_ACCOUNT });
     const { token } = await ledger.createToken(DEFAULT_ACCOUNT, 'first token');
     io.stdout.write(`First access token (shown once, account "${DEFAULT_ACCOUNT}", 2000 credits):\n${token}\n`);
   }
-  const forensicsPool = new ForensicsPool({ threads: Math.max(1, availableParallelism()) });
-  const engine = new Engine({
-    ledger,
-    services: {
-      ...servicesFrom({ index: sourcesPath(values.index, io.env), sources: values.sources, evidence: values.evidence }),
-      forensicsPool,
-    },
-  });
-  const server = createApiServer({ engine, toolServer: values['no-tool-server'] !== true });
-  const address = await listen(server, port, values.host ?? '127.0.0.1');
   io.stdout.write(`content-analysis listening on ${address.url} (ledger ${path}; tool server at ${address.url}/mcp/v1)\n`);
   await new Promise<void>((resolve) => {
     const stop = () => {
@@ -217,14 +185,28 @@ async function serve(argv: string[], io: CliIo): Promise<number> {
   return 0;
 }
 
+function listenError(error: unknown, host: string, port: number): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason = code === 'EADDRINUSE' ? 'the address is in use'
+    : code === 'EACCES' ? 'permission denied'
+    : code === 'EADDRNOTAVAIL' ? 'the address is not on this machine'
+    : (error as Error).message;
+  return new CliError(`cannot listen on ${host}:${port}: ${reason}`, { cause: error });
+}
+
 /** Runs the CLI; resolves with the exit code. */
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const engine = new Engine();
   const [command, ...rest] = argv;
   try {
     if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-      io.stdout.write(`${usage(engine)}\n`);
+      io.stdout.write(`${(command === 'help' ? commandUsage(engine, rest[0]) : undefined) ?? globalUsage(engine)}\n`);
       return command === undefined ? 2 : 0;
+    }
+    const ownUsage = commandUsage(engine, command);
+    if (ownUsage !== undefined && asksForHelp(rest)) {
+      io.stdout.write(`${ownUsage}\n`);
+      return 0;
     }
     if (command === 'serve') return await serve(rest, io);
     if (command === 'tokens' || command === 'credits') return await accountCommand(command, rest, io);
@@ -240,8 +222,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return await featureCommand(feature, rest, io);
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      io.stderr.write(`content-analysis: ${(error as Error).message}\n\n${usage(engine)}\n`);
+      io.stderr.write(`content-analysis: ${(error as Error).message}\n\n${commandUsage(engine, command) ?? globalUsage(engine)}\n`);
       return 2;
+    }
+    if (error instanceof CliError) {
+      io.stderr.write(`content-analysis: ${error.message}\n`);
+      return 1;
     }
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       io.stderr.write(`content-analysis: ${(error as Error).message}\n`);

@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -103,6 +104,14 @@ describe('--jsonl batch mode', () => {
     expect(io.err()).toMatch(/4 requests: 2 ok, 2 failed/);
   });
 
+  it('reads standard input when --jsonl has no value, as documented', async () => {
+    for (const argv of [['text-compare', '--jsonl'], ['text-compare', '--jsonl', '--compact']]) {
+      const io = captureIo(`${JSON.stringify({ first_text: 'a b', second_text: 'a b' })}\n`);
+      expect(await main(argv, io)).toBe(0);
+      expect(JSON.parse(io.out()).similarity_score).toBe(100);
+    }
+  });
+
   it('exits 0 when every line succeeds, reading a file', async () => {
     const file = join(dir, 'batch.jsonl');
     writeFileSync(file, `${JSON.stringify({ first_text: 'a', second_text: 'a' })}\n`);
@@ -147,6 +156,16 @@ describe('accounts', () => {
     expect(io.err()).toMatch(/Expected positive integer for amount/);
   });
 
+  it('reads a negative amount as a value and refuses it with a clear message', async () => {
+    const io = captureIo();
+    expect(await main(['credits', 'add', '-1990', '--db', db], io)).toBe(2);
+    expect(io.err()).not.toMatch(/Unknown option/);
+    expect(io.err().split('\n')[0]).toBe('content-analysis: Expected positive integer for amount but received -1990');
+    const show = captureIo();
+    expect(await main(['credits', 'show', '--db', db], show)).toBe(0);
+    expect(JSON.parse(show.out()).balance).toBe(2500);
+  });
+
   it('reads the ledger path from CONTENT_ANALYSIS_DB', async () => {
     const io = captureIo('', { CONTENT_ANALYSIS_DB: db });
     expect(await main(['credits', 'show'], io)).toBe(0);
@@ -162,10 +181,80 @@ describe('usage', () => {
     expect(io.err()).toMatch(/text-compare <first-text> <second-text>/);
   });
 
+  const COMMANDS = ['text-compare', 'ai-text', 'plagiarism', 'fact-check', 'image', 'image-metadata', 'forensics', 'serve', 'tokens', 'credits', 'index', 'openapi'];
+
+  it.each(COMMANDS)('%s --help and -h print that command\'s usage and exit 0', async (command) => {
+    for (const flag of ['--help', '-h']) {
+      const io = captureIo();
+      expect(await main([command, flag], io)).toBe(0);
+      expect(io.out()).toMatch(new RegExp(`^Usage: content-analysis ${command}( |\n)`));
+      expect(io.out()).not.toMatch(/Feature commands/);
+      expect(io.err()).toBe('');
+    }
+  });
+
+  it('answers a usage error with a short message and the command\'s own usage', async () => {
+    const missing = captureIo('');
+    expect(await main(['text-compare', '-'], missing)).toBe(2);
+    const lines = missing.err().trim().split('\n');
+    expect(lines[0]).toBe('content-analysis: text-compare: missing <second-text> (the second text)');
+    expect(missing.err()).toMatch(/Usage: content-analysis text-compare <first-text> <second-text>/);
+    expect(missing.err()).not.toMatch(/Feature commands/);
+    expect(lines.length).toBeLessThan(12);
+
+    const unknownOption = captureIo();
+    expect(await main(['credits', 'show', '--bogus'], unknownOption)).toBe(2);
+    expect(unknownOption.err()).toMatch(/Unknown option '--bogus'/);
+    expect(unknownOption.err()).toMatch(/Usage: content-analysis credits show/);
+    expect(unknownOption.err()).not.toMatch(/Feature commands/);
+  });
+
   it('prints the OpenAPI document', async () => {
     const io = captureIo();
     expect(await main(['openapi'], io)).toBe(0);
     expect(JSON.parse(io.out()).openapi).toBe('3.1.0');
+  });
+});
+
+describe('inputs that are directories', () => {
+  it.each([
+    ['text-compare', ['text-compare', dir, '-']],
+    ['ai-text', ['ai-text', dir]],
+    ['a document path', ['ai-text', join(dir, 'folder.pdf')]],
+    ['image', ['image', dir]],
+    ['image-metadata', ['image-metadata', dir]],
+    ['forensics', ['forensics', dir]],
+    ['--jsonl', ['text-compare', '--jsonl', dir]],
+  ])('%s says the input is a directory, exits 1, without a stack trace or an error body', async (_name, argv) => {
+    mkdirSync(join(dir, 'folder.pdf'), { recursive: true });
+    const io = captureIo();
+    expect(await main(argv, io)).toBe(1);
+    const path = argv.find((arg) => arg.startsWith(dir))!;
+    expect(io.err()).toBe(`content-analysis: ${path} is a directory, not a file\n`);
+    expect(io.out()).toBe('');
+  });
+});
+
+describe('serve', () => {
+  it('fails on a busy port before creating the account, so a later start still shows the first token', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as { port: number }).port;
+    const db = join(dir, 'busy.sqlite');
+    try {
+      const io = captureIo();
+      expect(await main(['serve', '--port', String(port), '--db', db], io)).toBe(1);
+      expect(io.err()).toBe(`content-analysis: cannot listen on 127.0.0.1:${port}: the address is in use\n`);
+      expect(io.out()).not.toMatch(/ca_/);
+    } finally {
+      await new Promise((resolve) => busy.close(resolve));
+    }
+    const ledger = new SqliteLedger({ path: db });
+    try {
+      expect(await ledger.getAccount('default')).toBeUndefined();
+    } finally {
+      await ledger.close();
+    }
   });
 });
 
@@ -187,6 +276,17 @@ describe('plagiarism and fact-check with their collections', () => {
     const result = JSON.parse(io.out());
     expect(result.sources.map((s: { url: string }) => s.url)).toEqual(['https://history.example.org/keeper']);
     expect(result.credits_used).toBe(2 * countWords(essay));
+  });
+
+  it('names a source of a --sources folder by its path inside the folder, not by where the folder lives', async () => {
+    const folder = join(dir, 'sources-folder');
+    mkdirSync(join(folder, 'history'), { recursive: true });
+    writeFileSync(join(folder, 'history', 'keeper.txt'), sourceText);
+    const io = captureIo(essay);
+    expect(await main(['plagiarism', '-', '--sources', folder, '--compact'], io)).toBe(0);
+    const result = JSON.parse(io.out());
+    expect(result.sources.map((s: { url: string }) => s.url)).toEqual(['history/keeper.txt']);
+    expect(io.out()).not.toContain(dir);
   });
 
   it('adds documents to a persisted index that a later check reads with --index', async () => {
@@ -242,12 +342,37 @@ describe('image commands', () => {
     expect(result.ai_watermark_detected).toBe(false);
   });
 
+  it('image-metadata reads an image under 256x256 (the minimum is the detection endpoints\' only)', async () => {
+    const { default: sharp } = await import('sharp');
+    const file = join(dir, 'thumbnail.jpg');
+    const thumbnail = sharp({ create: { width: 100, height: 75, channels: 3, background: { r: 90, g: 120, b: 30 } } });
+    writeFileSync(file, await thumbnail.withExif({ IFD0: { Make: 'Canon' } }).jpeg().toBuffer());
+    const io = captureIo();
+    expect(await main(['image-metadata', file], io)).toBe(0);
+    const result = JSON.parse(io.out());
+    expect(result.metadata).toMatchObject({ format: 'jpeg', width: 100, height: 75 });
+    expect(result.exif.Make).toBe('Canon');
+  });
+
   it('image-metadata refuses a file that is not an image with BAD_REQUEST', async () => {
     const file = join(dir, 'not-an-image.jpg');
     writeFileSync(file, 'plain text');
     const io = captureIo();
     expect(await main(['image-metadata', file], io)).toBe(1);
     expect(JSON.parse(io.out()).error).toBe('BAD_REQUEST');
+  });
+
+  it('forensics prints the fields of the API\'s advanced result with its cost, 500, and no balance', async () => {
+    const { advancedImageDetectionResult } = await import('@content-analysis/engine');
+    const file = join(dir, 'photo-cost.jpg');
+    await photo(file);
+    const io = captureIo();
+    expect(await main(['forensics', file], io)).toBe(0);
+    const result = JSON.parse(io.out());
+    expect(result.cost).toBe(500);
+    expect('balance' in result).toBe(false);
+    const apiFields = Object.keys(advancedImageDetectionResult.shape).filter((field) => field !== 'balance');
+    expect(Object.keys(result).sort()).toEqual(apiFields.sort());
   });
 
   it('forensics writes, per map, a heatmap, a 16-bit raw map named with the tool id and raw, and its scale', async () => {

@@ -3,6 +3,7 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SqliteLedger } from '@content-analysis/credits';
@@ -62,6 +63,30 @@ describe('content-analysis serve', () => {
     expect(again.token).toBeUndefined();
     expect((((await (await compare(again.url, first.token!)).json()) as any)).credits_remaining).toBe(1992);
     again.child.kill('SIGTERM');
+  });
+
+  it('exits on a busy port without showing a token, so the next start shows the first token', async () => {
+    const db = join(dir, 'busy.sqlite');
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as { port: number }).port;
+    try {
+      const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--db', db], { stdio: ['pipe', 'pipe', 'pipe'] });
+      children.push(child);
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (chunk) => (out += chunk));
+      child.stderr.on('data', (chunk) => (err += chunk));
+      const code = await new Promise((resolve) => child.once('exit', resolve));
+      expect(code).toBe(1);
+      expect(out).toBe('');
+      expect(err).toBe(`content-analysis: cannot listen on 127.0.0.1:${port}: the address is in use\n`);
+    } finally {
+      await new Promise((resolve) => busy.close(resolve));
+    }
+    const later = await serve(db);
+    expect(later.token).toMatch(/^ca_/);
+    later.child.kill('SIGTERM');
   });
 
   it('loses no committed charge when the process is killed', async () => {

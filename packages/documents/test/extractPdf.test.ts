@@ -1,6 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { DocumentError, extractPdf } from '../src/index.js';
+import { buildPdf, pdfString } from '../../../scripts/documents/pdfWriter.mjs';
 import { expectedParagraphs, expectedText, fixture, normaliseWhitespace } from './helpers/fixtures.js';
+
+const HELVETICA = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>';
+
+/** A line of Helvetica at (x, y); the text is WinAnsi (latin1 here, \x97 an em dash). */
+const show = (text: string, x: number, y: number, size = 10) =>
+  `BT /F1 ${size} Tf 1 0 0 1 ${x} ${y} Tm ${pdfString(Buffer.from(text, 'latin1'))} Tj ET`;
+
+const PLACES = ['harbour', 'estuary', 'lagoon', 'saltmarsh', 'dune', 'creek'];
+
+/** A US Letter page: a header line at the top, then 30 body lines, each different (the place names its page). */
+function journalPage(header: string, page: number): string {
+  const place = PLACES[page % PLACES.length]!;
+  const rows = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth'];
+  const body = Array.from({ length: 30 }, (_, row) =>
+    show(`The ${rows[row % 6]} survey of the ${place} follows the tide across the marsh, row ${row + 1}.`, 72, 700 - 14 * row, 11));
+  return [show(header, 72, 750, 9), ...body].join('\n');
+}
 
 describe('extractPdf', () => {
   it('reads a two-column PDF in reading order, without running head and folio', async () => {
@@ -30,6 +48,26 @@ describe('extractPdf', () => {
     expect(normaliseWhitespace(result.text)).toBe(normaliseWhitespace(expected));
     expect(result.paragraphs).toHaveLength(expectedParagraphs(expected).length);
     expect(result.text).not.toContain('District Water Board');
+  });
+
+  it('drops a running header that differs from page to page only by the page number inside it', async () => {
+    // Journal pages 12 to 15; verso and recto pages carry different heads, each with the page number inside.
+    const pages = [12, 13, 14, 15].map((page) =>
+      journalPage(page % 2 === 0 ? `Journal of Coastal Studies, Vol 3 \x97 page ${page}` : `Tidal Marshes as Flood Buffers \x97 page ${page}`, page),
+    );
+    const result = await extractPdf(buildPdf({ pageContents: pages, fonts: { F1: HELVETICA } }));
+    expect(result.text).not.toContain('Journal of Coastal Studies');
+    expect(result.text).not.toContain('Tidal Marshes');
+    expect(result.text).toContain('The first survey of the harbour follows the tide across the marsh, row 1.');
+    expect(result.text).toContain('The sixth survey of the saltmarsh follows the tide across the marsh, row 30.');
+  });
+
+  it('keeps an edge line whose numbers do not follow the pages', async () => {
+    // A line that starts two pages but cites the same year on both is text, not a running head.
+    const pages = [1, 2, 3, 4].map((page) => journalPage(page % 2 === 0 ? 'The flood of 1953 reshaped the coast.' : `Running head \x97 page ${page}`, page));
+    const result = await extractPdf(buildPdf({ pageContents: pages, fonts: { F1: HELVETICA } }));
+    expect(result.text.match(/The flood of 1953 reshaped the coast\./g)).toHaveLength(2);
+    expect(result.text).not.toContain('Running head');
   });
 
   it('reports page spans and the first page of each paragraph', async () => {

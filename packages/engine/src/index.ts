@@ -29,6 +29,7 @@ export { FACT_CHECK_LANGUAGES, IMAGE_MODEL_VERSIONS, PLAGIARISM_LANGUAGES } from
 export type { FactCheckLanguage, ImageModelVersion, PlagiarismLanguage } from './languages.js';
 export {
   MAX_IMAGE_BYTES,
+  MIN_IMAGE_DIMENSION,
   TEXT_BOUNDS,
   advancedImageDetectionRequest,
   aiContentDetectionRequest,

@@ -17,6 +17,7 @@ beforeAll(async () => {
   files.set('/photo.jpg', await syntheticPhoto());
   files.set('/declared.jpg', await syntheticPhoto({ xmp: digitalSourceTypeXmp('trainedAlgorithmicMedia') }));
   if (existsSync(TAMPERED_C2PA)) files.set('/tampered.jpg', readFileSync(TAMPERED_C2PA));
+  files.set('/small.jpg', await syntheticPhoto({ width: 200, height: 150 }));
   files.set('/page.html', Buffer.from('<!doctype html><html><body>not an image</body></html>'));
   server = await startLocalServer((req, res) => {
     const body = files.get(req.url ?? '');
@@ -153,6 +154,11 @@ describe('/v2/advanced-image-detection', () => {
     expect(await advancedError(engine.execute('advanced-image-detection', { image_url: 'http://images.example.com/photo.jpg' }, {}))).toMatchObject({
       status: 401,
       error: 'Unauthorized',
+    });
+    expect(await advancedError(engine.execute('advanced-image-detection', { image_url: 'http://images.example.com/small.jpg' }, { token }))).toMatchObject({
+      status: 400,
+      error: 'Invalid URL provided',
+      description: 'The image is 200x150 pixels; the minimum is 256x256.',
     });
     expect(await ledger.balance(accountId)).toBe(2000);
     const poor = await setup(499);

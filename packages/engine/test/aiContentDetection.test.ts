@@ -52,6 +52,14 @@ describe('ai-content-detection', () => {
     expect(result.score).toBe(plain.result.score);
   });
 
+  it('reports the human scores at two decimals, the sentences too', async () => {
+    const { engine, token } = await setup();
+    const { result } = await engine.execute('ai-content-detection', { text: ESSAY }, { token });
+    const atTwoDecimals = (score: number) => Math.round(score * 100) / 100;
+    const scores = [result.score as number, result.readability_score as number, ...(result.sentences as Array<{ score: number }>).map((s) => s.score)];
+    expect(scores.map(atTwoDecimals)).toEqual(scores);
+  });
+
   it('leaves the sentences out when asked to', async () => {
     const { engine, token } = await setup();
     const { result } = await engine.execute('ai-content-detection', { text: ESSAY, sentences: false }, { token });

@@ -36,6 +36,14 @@ describe('Engine.execute', () => {
     expect(result.similarity_score).toBe(100);
   });
 
+  it('refuses a text-compare text of whitespace alone with BAD_REQUEST naming the field, and charges nothing', async () => {
+    const error = await rejection(ctx.engine.execute('text-compare', { first_text: 'one two', second_text: ' \n\t\u00a0\u200b ' }, { token: ctx.token }));
+    expect(error.code).toBe('BAD_REQUEST');
+    expect(error.status).toBe(400);
+    expect(error.description).toBe('second_text must not be only whitespace');
+    expect(await ctx.ledger.balance(ctx.accountId)).toBe(2000);
+  });
+
   it('refuses a missing or unknown token with UNAUTHORIZED and charges nothing', async () => {
     expect((await rejection(ctx.engine.execute('probe', {}, {}))).code).toBe('UNAUTHORIZED');
     expect((await rejection(ctx.engine.execute('probe', {}, { token: 'ca_nope' }))).code).toBe('UNAUTHORIZED');

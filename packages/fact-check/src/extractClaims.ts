@@ -34,7 +34,8 @@ const HEDGED = /\b(i think|i believe|i feel|i guess|in my (opinion|view)|it seem
 /**
  * Picks the sentences that state verifiable facts: questions, sentences of fewer than 4 words and openly hedged
  * sentences (`I think`, `maybe`) are never claims; the others are scored by the check-worthiness model and kept
- * above `minCheckWorthiness`, best first, at most `maxClaims`, each made self-contained from its context.
+ * above `minCheckWorthiness`, best first, at most `maxClaims`, each made self-contained from its context. A claim
+ * that repeats is returned once, with the position of its first occurrence.
  */
 export async function extractClaims(
   sentences: readonly Sentence[],
@@ -51,15 +52,35 @@ export async function extractClaims(
     candidates.map((s) => checkWorthinessFeatures(s.text, vectors)),
     CHECK_WORTHINESS_FEATURE_COUNT,
   );
-  const scored = candidates.map((sentence, i) => ({ sentence, score: probabilities[i]?.[1] ?? 0 }));
-  return scored
+  const kept = candidates
+    .map((sentence, i) => ({ sentence, score: probabilities[i]?.[1] ?? 0 }))
     .filter((c) => c.score >= minCheckWorthiness)
-    .sort((a, b) => b.score - a.score || a.sentence.id - b.sentence.id)
-    .slice(0, maxClaims)
     .map(({ sentence, score }) => ({
       sentenceId: sentence.id,
       sentence: sentence.text,
       claim: resolveClaim(sentence, sentences.filter((s) => s.id < sentence.id)),
       checkWorthiness: score,
     }));
+  return firstOccurrences(kept)
+    .sort((a, b) => b.checkWorthiness - a.checkWorthiness || a.sentenceId - b.sentenceId)
+    .slice(0, maxClaims);
+}
+
+/** The same statement compared regardless of case, spacing and final punctuation. */
+function claimKey(claim: string): string {
+  return claim.toLowerCase().replace(/\s+/g, ' ').replace(/[\s.!;:]+$/u, '').trim();
+}
+
+/**
+ * One claim per statement: a text that repeats a sentence (or restates one that resolves to the same claim) is
+ * checked once, at the sentence where the claim first appears.
+ */
+function firstOccurrences(claims: ExtractedClaim[]): ExtractedClaim[] {
+  const first = new Map<string, ExtractedClaim>();
+  for (const claim of claims) {
+    const key = claimKey(claim.claim);
+    const seen = first.get(key);
+    if (!seen || claim.sentenceId < seen.sentenceId) first.set(key, claim);
+  }
+  return [...first.values()];
 }

@@ -44,6 +44,15 @@ describe('checkFacts', () => {
     expect(result.score).toBe(Math.round(judged.reduce((s, c) => s + c.score, 0) / judged.length));
   });
 
+  it('checks a sentence that the text repeats once, at its first position', async () => {
+    const repeated = `${TEXT} The Eiffel Tower was completed in 1889 in Paris.`;
+    const result = await checkFacts(repeated, { store });
+    expect(result.sentences).toHaveLength(8);
+    expect(result.claims.map((c) => c.id).sort()).toEqual([1, 2, 5, 7]);
+    expect(result.claims.filter((c) => c.claim === 'The Eiffel Tower was completed in 1889 in Paris.')).toHaveLength(1);
+    expect(result.claimsCount).toBe(4);
+  });
+
   it('never guesses on a claim with no evidence in the store', async () => {
     const result = await checkFacts(TEXT, { store });
     const tokyo = result.claims.find((c) => c.id === 7);

@@ -52,6 +52,19 @@ describe('extractClaims', () => {
 describe('resolveClaim', () => {
   const context = segmentSentences('Marie Curie was born in Warsaw in 1867. She won the Nobel Prize twice. Her daughter also won it.');
 
+  it('returns a repeated claim once, at its first sentence', async () => {
+    const text =
+      'The Eiffel Tower was completed in 1889 in Paris. It is 330 metres tall. Many tourists come every summer. ' +
+      'The Eiffel Tower was completed in 1889 in Paris. The Eiffel Tower is 330 metres tall.';
+    const sentences = segmentSentences(text);
+    const extracted = await extractClaims(sentences, vectors);
+    const claims = extracted.map((c) => c.claim);
+    expect(claims.filter((c) => c === 'The Eiffel Tower was completed in 1889 in Paris.')).toHaveLength(1);
+    expect(claims.filter((c) => c === 'The Eiffel Tower is 330 metres tall.')).toHaveLength(1);
+    expect(extracted.find((c) => c.claim === 'The Eiffel Tower was completed in 1889 in Paris.')?.sentenceId).toBe(sentences[0]!.id);
+    expect(extracted.find((c) => c.claim === 'The Eiffel Tower is 330 metres tall.')?.sentenceId).toBe(sentences[1]!.id);
+  });
+
   it('replaces a subject pronoun by the last name before it', () => {
     expect(resolveClaim(context[1]!, context.slice(0, 1))).toBe('Marie Curie won the Nobel Prize twice.');
   });

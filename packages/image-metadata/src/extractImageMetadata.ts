@@ -32,8 +32,9 @@ export interface ExtractImageMetadataOptions {
    */
   maxBytes?: number;
   /**
-   * Smallest accepted width and height in pixels (spec: 256x256). 0 accepts any size.
-   * @default 256
+   * Smallest accepted width and height in pixels; 0 accepts any size. The metadata of an image of any size can be
+   * read: the spec's 256x256 minimum is the detection endpoints', which pass it here.
+   * @default 0
    */
   minDimension?: number;
   /**
@@ -82,7 +83,7 @@ export interface ImageMetadataResult {
   errors: PartError[];
 }
 
-const DEFAULTS = { maxBytes: 4 * 1024 * 1024, minDimension: 256, maxPixels: 50_000_000 } as const;
+const DEFAULTS = { maxBytes: 4 * 1024 * 1024, minDimension: 0, maxPixels: 50_000_000 } as const;
 
 /** What {@link checkImageInput} found: the image's format and size. */
 export interface CheckedImageInput {

@@ -39,9 +39,11 @@ function pngBomb(): Buffer {
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))]);
 }
 
-async function rejection(input: Parameters<typeof extractImageMetadata>[0]): Promise<ImageInputError> {
+async function rejection(
+  input: Parameters<typeof extractImageMetadata>[0], options?: Parameters<typeof extractImageMetadata>[1],
+): Promise<ImageInputError> {
   try {
-    await extractImageMetadata(input);
+    await extractImageMetadata(input, options);
   } catch (error) {
     expect(error).toBeInstanceOf(ImageInputError);
     return error as ImageInputError;
@@ -107,8 +109,8 @@ describe('hostile and broken inputs give BAD_REQUEST with a clear description', 
     expect(error.reason).toBe('TOO_LARGE');
   });
 
-  it('an image under 256x256', async () => {
-    const error = await rejection(await jpeg(200, 300));
+  it('an image under the minDimension a caller asks for (the detection endpoints ask 256)', async () => {
+    const error = await rejection(await jpeg(200, 300), { minDimension: 256 });
     expect(error.reason).toBe('TOO_SMALL');
     expect(error.message).toMatch(/200x300 pixels; the minimum is 256x256/);
   });
@@ -135,6 +137,12 @@ describe('accepted inputs', () => {
     expect(fromBytes.metadata).toMatchObject({ format: 'jpeg', width: 300, height: 300, channels: 3 });
     expect(fromBytes.c2pa).toEqual({});
     expect(fromBytes.ai_watermark_detected).toBe(false);
+  });
+
+  it('reads an image of any size by default: the 256x256 minimum belongs to the detection endpoints', async () => {
+    const result = await extractImageMetadata(await jpeg(100, 75));
+    expect(result.metadata).toMatchObject({ format: 'jpeg', width: 100, height: 75 });
+    expect(result.ai_watermark_detected).toBe(false);
   });
 
   it('rejects bad option values with a precise message', async () => {

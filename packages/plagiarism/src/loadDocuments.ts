@@ -1,6 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, extname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { basename, extname, join, relative, sep } from 'node:path';
 import { InvalidDocumentError } from './errors.js';
 import type { SourceDocument } from './types.js';
 
@@ -52,8 +51,9 @@ export function loadJsonlDocuments(path: string): SourceDocument[] {
 }
 
 /**
- * Documents of a folder: every `.txt` and `.md` file is one document whose url is its `file:` URL and whose
- * title is the file name; `.jsonl` files are read as JSONL collections. Sub-folders are read too.
+ * Documents of a folder: every `.txt` and `.md` file is one document whose url is its path relative to the folder
+ * (`/`-separated, e.g. `essays/keeper.txt`: results name the source without revealing where the folder lives) and
+ * whose title is the file name; `.jsonl` files are read as JSONL collections. Sub-folders are read too.
  */
 export function loadFolderDocuments(folder: string): SourceDocument[] {
   const documents: SourceDocument[] = [];
@@ -64,7 +64,7 @@ export function loadFolderDocuments(folder: string): SourceDocument[] {
       else if (extname(name) === '.jsonl') documents.push(...loadJsonlDocuments(path));
       else if (extname(name) === '.txt' || extname(name) === '.md') {
         const stat = statSync(path);
-        documents.push({ url: pathToFileURL(resolve(path)).href, title: basename(name, extname(name)), text: readFileSync(path, 'utf8'), publishedDate: stat.mtimeMs });
+        documents.push({ url: relative(folder, path).split(sep).join('/'), title: basename(name, extname(name)), text: readFileSync(path, 'utf8'), publishedDate: stat.mtimeMs });
       }
     }
   };

@@ -34,6 +34,18 @@ describe('document loaders and providers', () => {
     expect(result.sources[0]).toMatchObject({ title: 'bees', source: 'folder' });
   });
 
+  it('names each file of a folder by its path relative to the folder, never by the absolute path', async () => {
+    const folder = join(dir, 'named');
+    mkdirSync(join(folder, 'sub'), { recursive: true });
+    writeFileSync(join(folder, 'volcano.txt'), VOLCANO);
+    writeFileSync(join(folder, 'sub', 'bees.md'), BEES);
+    const documents = loadFolderDocuments(folder);
+    expect(documents.map((d) => d.url)).toEqual(['sub/bees.md', 'volcano.txt']);
+    const result = await checkPlagiarism(FILLER + BEES.slice(0, 200), { providers: [new DocumentsSourceProvider(documents, 'folder')] });
+    expect(result.sources.map((s) => s.url)).toEqual(['sub/bees.md']);
+    expect(JSON.stringify(result)).not.toContain(dir);
+  });
+
   it('asks a web search provider with phrase queries and aligns the fetched pages', async () => {
     const queries: string[] = [];
     const web: WebSearchProvider = {

@@ -6,3 +6,15 @@ export class ServerConfigError extends Error {
     this.name = 'ServerConfigError';
   }
 }
+
+/**
+ * A JSON-RPC "Invalid params" error of the tool server. Its message is the text alone: the MCP client adds its own
+ * `MCP error -32602:` prefix, so a message that carried one would show it twice.
+ */
+export class ToolParamsError extends Error {
+  readonly code = -32602;
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolParamsError';
+  }
+}

@@ -81,7 +81,8 @@ export function createApiServer(options: ApiServerOptions): Server {
       sendJson(res, 200, openApi);
       return;
     }
-    if (req.method === 'GET' && path === '/health') {
+    // HEAD is GET without the body (node's response drops it): load balancers probe with either.
+    if ((req.method === 'GET' || req.method === 'HEAD') && path === '/health') {
       sendJson(res, 200, { status: 'ok', features: engine.features.list().map((f) => f.id) });
       return;
     }

@@ -1,18 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-} from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { ApiError, toApiError, toJsonSchema, validateRequest } from '@content-analysis/engine';
 import type { Engine, Feature } from '@content-analysis/engine';
 import { bearerToken, clientKey } from './auth.js';
 import { isJsonContentType, readBody } from './body.js';
+import { ToolParamsError } from './errors.js';
 import type { RateLimiter } from './rateLimiter.js';
 
 export interface ToolServerContext {
@@ -42,6 +38,47 @@ function isEnvelope(message: unknown): boolean {
   return 'result' in m || 'error' in m;
 }
 
+function described(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  const shown = typeof value === 'string' ? JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value) : String(value);
+  return `${shown} of type ${typeof value}`;
+}
+
+/**
+ * What is wrong with the params of a `tools/call` request, or undefined when their shape is right. The SDK would
+ * refuse such params with an internal error and a raw validation dump; they are the caller's mistake.
+ */
+function toolCallParamsProblem(params: unknown): string | undefined {
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) {
+    return `params must be an object with name and arguments but received ${described(params)}`;
+  }
+  const { name, arguments: args } = params as Record<string, unknown>;
+  if (typeof name !== 'string') return `name must be a string but received ${described(name)}`;
+  if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
+    return `arguments must be an object but received ${described(args)}`;
+  }
+  return undefined;
+}
+
+/**
+ * Takes the `tools/call` requests whose params have the wrong shape out of the SDK's way: their params become a
+ * well-formed placeholder and the problem is kept by request id, for the handler to answer "Invalid params".
+ */
+function setAsideBadToolCalls(messages: unknown[]): { messages: unknown[]; problems: Map<unknown, string> } {
+  const problems = new Map<unknown, string>();
+  const kept = messages.map((message) => {
+    const m = message as Record<string, unknown>;
+    if (m.method !== 'tools/call' || !('id' in m)) return message;
+    const problem = toolCallParamsProblem(m.params);
+    if (problem === undefined) return message;
+    problems.set(m.id, problem);
+    return { ...m, params: { name: '', arguments: {} } };
+  });
+  return { messages: kept, problems };
+}
+
 function toolOf(feature: Feature<any, any>): Tool {
   const binding = feature.tool!;
   const { $schema: _dialect, ...inputSchema } = toJsonSchema(binding.arguments.extend({ apiKey: API_KEY_ARGUMENT }), 'input');
@@ -59,7 +96,9 @@ function errorResult(error: unknown): CallToolResult {
 }
 
 /** An MCP server for one HTTP request: stateless, so any instance of the service can answer any request. */
-function mcpServer(context: ToolServerContext, headerToken: string | undefined, req: IncomingMessage): Server {
+function mcpServer(
+  context: ToolServerContext, headerToken: string | undefined, req: IncomingMessage, badParams: Map<unknown, string>,
+): Server {
   const { engine } = context;
   const server = new Server(
     { name: 'content-analysis', title: 'Content Analysis', version: context.version },
@@ -69,8 +108,10 @@ function mcpServer(context: ToolServerContext, headerToken: string | undefined, 
     tools: engine.features.list().filter((f) => f.tool).map(toolOf),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const problem = badParams.get(extra.requestId);
+    if (problem !== undefined) throw new ToolParamsError(`Invalid params: ${problem}`);
     const feature = engine.features.byTool(request.params.name);
-    if (!feature?.tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    if (!feature?.tool) throw new ToolParamsError(`Unknown tool: ${request.params.name}`);
     const { apiKey, ...args } = (request.params.arguments ?? {}) as Record<string, unknown>;
     try {
       const token = headerToken ?? (typeof apiKey === 'string' ? apiKey : undefined);
@@ -128,7 +169,8 @@ export async function handleToolServer(req: IncomingMessage, res: ServerResponse
 
   const wantsStream = /\btext\/event-stream\b/i.test(req.headers.accept ?? '');
   const headerToken = bearerToken(req);
-  const server = mcpServer(context, headerToken, req);
+  const { messages: checked, problems } = setAsideBadToolCalls(messages);
+  const server = mcpServer(context, headerToken, req, problems);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !wantsStream });
   const abort = new AbortController();
   res.on('close', () => abort.abort());
@@ -138,7 +180,7 @@ export async function handleToolServer(req: IncomingMessage, res: ServerResponse
     const version = req.headers['mcp-protocol-version'];
     if (typeof version === 'string') headers.set('mcp-protocol-version', version);
     const request = new Request(`http://localhost${req.url ?? '/mcp/v1'}`, { method: 'POST', headers, signal: abort.signal });
-    const response = await transport.handleRequest(request, { parsedBody: message });
+    const response = await transport.handleRequest(request, { parsedBody: Array.isArray(message) ? checked : checked[0] });
     const outHeaders: Record<string, string> = {};
     response.headers.forEach((value, key) => {
       outHeaders[key] = value;

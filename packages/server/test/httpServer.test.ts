@@ -202,6 +202,21 @@ describe('GET /openapi.json', () => {
   });
 });
 
+describe('/health', () => {
+  it('answers GET with the status and the mounted features', async () => {
+    const response = await fetch(`${h.url}/health`);
+    expect(response.status).toBe(200);
+    expect(await json(response)).toEqual({ status: 'ok', features: ['text-compare', 'probe', 'advanced-probe'] });
+  });
+
+  it('answers HEAD with 200 and no body, like GET', async () => {
+    const response = await fetch(`${h.url}/health`, { method: 'HEAD' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await response.text()).toBe('');
+  });
+});
+
 describe('rate limiting and load shedding', () => {
   it('TOO_MANY_REQUESTS past the burst, with Retry-After', async () => {
     const limited = await startHarness({ server: { rateLimit: { burst: 3, perSecond: 0.5 } } });

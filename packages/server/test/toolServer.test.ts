@@ -127,6 +127,16 @@ describe('tools/call', () => {
       await client.close();
     }
   });
+
+  it('names an unknown tool once, without the SDK prefix doubled in the client', async () => {
+    const client = await connect({ authorization: `Bearer ${h.token}` });
+    try {
+      const error = (await client.callTool({ name: 'no-such-tool', arguments: {} }).catch((e: unknown) => e)) as Error;
+      expect(error.message).toBe('MCP error -32602: Unknown tool: no-such-tool');
+    } finally {
+      await client.close();
+    }
+  });
 });
 
 describe('the JSON-RPC envelope over plain HTTP', () => {
@@ -175,6 +185,35 @@ describe('the JSON-RPC envelope over plain HTTP', () => {
     const body = ((await response.json()) as any);
     expect(body.error.code).toBe(-32700);
     expect(body.id).toBeNull();
+  });
+
+  it('answers arguments that are not an object with Invalid params and a clear message', async () => {
+    const response = await rpc(
+      { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'text-compare', arguments: 'x' } },
+      { authorization: `Bearer ${h.token}` },
+    );
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as any)).toEqual({
+      jsonrpc: '2.0',
+      id: 8,
+      error: { code: -32602, message: 'Invalid params: arguments must be an object but received "x" of type string' },
+    });
+  });
+
+  it('answers params without a tool name with Invalid params, in a batch too', async () => {
+    const response = await rpc([
+      { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { arguments: {} } },
+      { jsonrpc: '2.0', id: 10, method: 'tools/call', params: 'text-compare' },
+      { jsonrpc: '2.0', id: 11, method: 'tools/list' },
+    ]);
+    const body = ((await response.json()) as any[]).sort((a, b) => a.id - b.id);
+    expect(body[0]).toEqual({ jsonrpc: '2.0', id: 9, error: { code: -32602, message: 'Invalid params: name must be a string but received undefined' } });
+    expect(body[1]).toEqual({
+      jsonrpc: '2.0',
+      id: 10,
+      error: { code: -32602, message: 'Invalid params: params must be an object with name and arguments but received "text-compare" of type string' },
+    });
+    expect(body[2].result.tools[0].name).toBe('text-compare');
   });
 
   it('rejects an unknown method with Method not found', async () => {
@@ -234,6 +273,32 @@ describe('the built-in tools', () => {
         description: 'text must be at least 300 characters long',
       });
       expect(await full.ledger.balance(full.accountId)).toBe(2000);
+    } finally {
+      await full.stop();
+    }
+  });
+
+  it('states the human score of ai-text-detection at two decimals in the summary and the result', async () => {
+    const { builtinFeatures } = await import('@content-analysis/engine');
+    const full = await startHarness({ features: builtinFeatures() });
+    const text =
+      'My grandmother kept bees behind the shed for almost forty years, and every August the whole house smelled of ' +
+      'wax. She never wore gloves. When I asked her why, she said the bees knew her hands better than she did, which ' +
+      'made no sense to me at nine and makes only a little more sense now. The honey was dark, almost bitter some ' +
+      'years, and she sold it from a card table at the end of the lane with a coffee tin for the money.';
+    try {
+      const call = (await (
+        await fetch(`${full.url}/mcp/v1`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${full.token}` },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'ai-text-detection', arguments: { text } } }),
+        })
+      ).json()) as any;
+      const [summary, json] = (call.result.content[0].text as string).split('\n');
+      const body = JSON.parse(json!);
+      expect(Math.round(body.score * 100) / 100).toBe(body.score);
+      expect(summary).toMatch(new RegExp(`^Human score ${body.score} of 100 \\(`));
+      expect(summary).toMatch(/^Human score \d{1,3}(\.\d{1,2})? of 100 /);
     } finally {
       await full.stop();
     }

@@ -21,10 +21,43 @@ function edgeLines(page: PdfPageLines): PdfLine[] {
 }
 
 /**
+ * Keys of the edge lines that carry the page number: on every page where the key is at an edge (two pages at
+ * least), the number at one place in the line is the page's number plus the same offset (a journal's page 12 on
+ * the PDF's page 1). Such a line is a running head even when it repeats on fewer pages than {@link REPEAT_SHARE},
+ * as verso and recto heads do ("Journal of X, Vol 3 — page 12", "Article title — page 13").
+ */
+function folioKeys(pages: readonly PdfPageLines[]): Set<string> {
+  const occurrences = new Map<string, Array<{ page: number; numbers: number[] }>>();
+  for (const page of pages) {
+    const seen = new Set<string>();
+    for (const line of edgeLines(page)) {
+      const key = runningKey(line);
+      if (seen.has(key) || !key.includes('#')) continue;
+      seen.add(key);
+      const numbers = (line.text.match(/\d+/g) ?? []).map(Number);
+      occurrences.set(key, [...(occurrences.get(key) ?? []), { page: page.number, numbers }]);
+    }
+  }
+  const keys = new Set<string>();
+  for (const [key, found] of occurrences) {
+    if (found.length < 2) continue;
+    const places = found[0]!.numbers.length;
+    for (let place = 0; place < places; place += 1) {
+      const offset = found[0]!.numbers[place]! - found[0]!.page;
+      if (found.every(({ page, numbers }) => numbers[place]! - page === offset)) {
+        keys.add(key);
+        break;
+      }
+    }
+  }
+  return keys;
+}
+
+/**
  * Removes running headers and footers: among the two top and two bottom lines of each page, when they lie in the
- * top or bottom 12% of the page, a line whose text
- * (digits ignored) repeats on at least 60% of the pages (and on two pages at least) is dropped everywhere it is at
- * an edge, and so is a bare page number ("12", "- 12 -", "Page 3 of 9") at an edge. Returns new pages.
+ * top or bottom 12% of the page, a line whose text (digits ignored) repeats on at least 60% of the pages (and on two
+ * pages at least) is dropped everywhere it is at an edge, and so is a line that carries the page number (see
+ * {@link folioKeys}) and a bare page number ("12", "- 12 -", "Page 3 of 9") at an edge. Returns new pages.
  */
 export function dropRunningLines(pages: readonly PdfPageLines[]): PdfPageLines[] {
   const pagesWithKey = new Map<string, number>();
@@ -32,12 +65,14 @@ export function dropRunningLines(pages: readonly PdfPageLines[]): PdfPageLines[]
     for (const key of new Set(edgeLines(page).map(runningKey))) pagesWithKey.set(key, (pagesWithKey.get(key) ?? 0) + 1);
   }
   const threshold = Math.max(2, Math.ceil(REPEAT_SHARE * pages.length));
+  const withFolio = folioKeys(pages);
   return pages.map((page) => {
     const edges = new Set(edgeLines(page));
     const lines = page.lines.filter((line) => {
       if (!edges.has(line)) return true;
       if (PAGE_NUMBER.test(line.text)) return false;
-      return (pagesWithKey.get(runningKey(line)) ?? 0) < threshold;
+      const key = runningKey(line);
+      return (pagesWithKey.get(key) ?? 0) < threshold && !withFolio.has(key);
     });
     return { ...page, lines };
   });

@@ -4,6 +4,7 @@ import type { ForensicsPool, KernelId, KernelOutcome, PixelBuffer } from '@conte
 import { checkImageInput, extractImageMetadata } from '@content-analysis/image-metadata';
 import type { DecodedPixels, ImageMetadataResult } from '@content-analysis/image-metadata';
 import { ApiError } from '../errors.js';
+import { MIN_IMAGE_DIMENSION } from '../schemas/requests.js';
 import { defaultImageClassifier } from '../image/defaultImageClassifier.js';
 import { classifyImageReport, classifyOutcome } from './classifyImageTool.js';
 import type { ClassificationOutcome } from './classifyImageTool.js';
@@ -88,7 +89,7 @@ export async function analyzeImageAuthenticity(
   let kernels: KernelOutcome[];
   let classification: ClassificationOutcome;
   try {
-    const metadataOptions = { maxBytes: options.maxBytes ?? 25 * 1024 * 1024 };
+    const metadataOptions = { maxBytes: options.maxBytes ?? 25 * 1024 * 1024, minDimension: MIN_IMAGE_DIMENSION };
     // Bad input is refused from the header before any decoding. Then the metadata tool (whose watermark decoder
     // reads every pixel on this thread), the classifier and the kernels (pool threads) run side by side; the
     // classifier's failure is an outcome, never a rejection.

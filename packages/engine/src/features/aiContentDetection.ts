@@ -5,6 +5,7 @@ import type { AiTextResult } from '@content-analysis/classifiers';
 import { callerError } from '../callerError.js';
 import { defineFeature, SNAKE_CASE_CREDITS } from '../feature.js';
 import { analysedText } from '../inputs/textInput.js';
+import { roundScore } from '../roundScore.js';
 import { boundedText } from '../schemas/common.js';
 import { aiContentDetectionRequest, TEXT_BOUNDS } from '../schemas/requests.js';
 import type { AiContentDetectionRequest } from '../schemas/requests.js';
@@ -39,7 +40,16 @@ export const aiContentDetectionFeature = defineFeature<AiContentDetectionRequest
             ...(request.version === undefined ? {} : { version: request.version }),
           });
           const { score, sentences, attack_detected, readability_score, version, language, confidence } = result;
-          return { score, ...(sentences ? { sentences } : {}), input, attack_detected, readability_score, version, language, confidence };
+          return {
+            score: roundScore(score),
+            ...(sentences ? { sentences: sentences.map((s) => ({ ...s, score: roundScore(s.score) })) } : {}),
+            input,
+            attack_detected,
+            readability_score: roundScore(readability_score),
+            version,
+            language,
+            confidence,
+          };
         } catch (error) {
           throw callerError(error, CALLER_ERRORS);
         }

@@ -4,7 +4,7 @@ import type { ImageMetadataResult } from '@content-analysis/image-metadata';
 import { ApiError } from '../errors.js';
 import { applyProvenance } from '../provenance/applyProvenance.js';
 import { provenanceEvidence } from '../provenance/provenanceEvidence.js';
-import { MAX_IMAGE_BYTES } from '../schemas/requests.js';
+import { MAX_IMAGE_BYTES, MIN_IMAGE_DIMENSION } from '../schemas/requests.js';
 
 /** The analysis fields of the image detection result, in the spec's order (credit fields are added by the engine). */
 export interface ImageDetectionAnalysis {
@@ -44,9 +44,10 @@ export async function detectAiImage(bytes: Uint8Array, options: DetectAiImageOpt
   try {
     // Bad input is refused from the header before any decoding; then the metadata (whose watermark decoder reads
     // every pixel on this thread) and the classifier (sharp and onnxruntime threads) run side by side.
-    await checkImageInput(bytes, { maxBytes: MAX_IMAGE_BYTES });
+    const limits = { maxBytes: MAX_IMAGE_BYTES, minDimension: MIN_IMAGE_DIMENSION };
+    await checkImageInput(bytes, limits);
     const [metadata, raw] = await Promise.all([
-      extractImageMetadata(bytes, { maxBytes: MAX_IMAGE_BYTES }),
+      extractImageMetadata(bytes, limits),
       options.classifier.classify(bytes, { version: options.version }),
     ]);
     const { classification } = applyProvenance(raw, provenanceEvidence(metadata));

@@ -18,6 +18,9 @@ export const TEXT_BOUNDS = Object.freeze({
 /** Largest decoded image accepted in `image` (the spec's "about 4 MB or less"). */
 export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
 
+/** Smallest width and height of an image the detection endpoints analyse (the spec's 256x256 minimum resolution). */
+export const MIN_IMAGE_DIMENSION = 256;
+
 /**
  * Text, file and website inputs as the text endpoints take them. The text bounds apply only when the text is
  * the input used (no website and no file given); a website or file takes priority over it.
@@ -97,9 +100,19 @@ export const factCheckerRequest = z
   })
   .superRefine(checkTextInput(TEXT_BOUNDS.factChecker));
 
+/** Whitespace, and the zero-width characters that render as nothing. */
+const BLANK = /^[\s\u200b-\u200d\u2060]*$/u;
+
+/** A text-compare side: not empty, and not whitespace alone (it has no words to compare). */
+function comparedText() {
+  const { min, max } = TEXT_BOUNDS.textCompare;
+  // An empty text already fails the minimum; the blank check speaks only for a non-empty one.
+  return boundedText(min, max).refine((text) => text.length === 0 || !BLANK.test(text), { error: 'must not be only whitespace' });
+}
+
 export const textCompareRequest = z.object({
-  first_text: boundedText(TEXT_BOUNDS.textCompare.min, TEXT_BOUNDS.textCompare.max),
-  second_text: boundedText(TEXT_BOUNDS.textCompare.min, TEXT_BOUNDS.textCompare.max),
+  first_text: comparedText(),
+  second_text: comparedText(),
 });
 
 export type AiContentDetectionRequest = z.output<typeof aiContentDetectionRequest>;

@@ -1,0 +1,108 @@
+import type { Engine, Feature } from '@content-analysis/engine';
+
+const flag = (field: string) => field.replace(/_/g, '-');
+
+function featureArguments(feature: Feature<any, any>): string {
+  return [
+    ...feature.cli!.inputs.map((i) => `<${flag(i.field)}>`),
+    ...(feature.cli!.options ?? []).map((o) => `[--${flag(o.field)} <${flag(o.field)}>]`),
+  ].join(' ');
+}
+
+/** The usage of every command, printed for `--help` and for a wrong command line that names no known command. */
+export function globalUsage(engine: Engine): string {
+  const features = engine.features
+    .list()
+    .filter((f) => f.cli)
+    .map((f) => `  ${`${f.cli!.command} ${featureArguments(f)}`.padEnd(43)} ${f.cli!.summary}`);
+  return [
+    'Usage: content-analysis <command> [options]   (content-analysis <command> --help: that command\'s usage)',
+    '',
+    'Feature commands (no account needed; each input is a file, an http(s) URL, or - for standard input):',
+    ...features,
+    '  image-metadata <image>                      metadata, exif, c2pa and AI watermark fields of an image',
+    '  forensics <image> [--out <dir>]             advanced forensic analysis; --out writes heatmaps and raw maps',
+    '  <command> --jsonl [file|-]                  batch: one JSON request per line in, one result per line out',
+    '    --sources <folder|jsonl>                  plagiarism sources to check against (also --index <file> for an index)',
+    '    --evidence <folder|jsonl>                 trusted documents the fact checker takes its evidence from',
+    '',
+    'Service:',
+    '  serve [--port 8080] [--host 127.0.0.1]      run the HTTP API and the tool server (embedded SQLite ledger)',
+    '  tokens create [--account id] [--label x]    create an access token (shown once)',
+    '  credits show [--account id]                 show an account balance',
+    '  credits add <amount> [--account id]         top up an account, as a purchase would',
+    '  index add <folder|jsonl> [--index file]     add documents to the persisted plagiarism source index',
+    '  openapi                                     print the OpenAPI 3.1 document',
+    '',
+    'Options: --db <file> ledger file (default $CONTENT_ANALYSIS_DB or .data/content-analysis.sqlite);',
+    '         --index <file> plagiarism source index (default $CONTENT_ANALYSIS_SOURCES or .data/sources.sqlite)',
+  ].join('\n');
+}
+
+const DB = '  --db <file>     ledger file (default $CONTENT_ANALYSIS_DB or .data/content-analysis.sqlite)';
+
+const SERVICE_USAGES: Record<string, string[]> = {
+  'image-metadata': [
+    'Usage: content-analysis image-metadata <image>',
+    '',
+    'Prints the metadata, exif, c2pa and AI watermark fields of a JPEG, PNG or WEBP file (any size).',
+  ],
+  forensics: [
+    'Usage: content-analysis forensics <image> [--out <dir>]',
+    '',
+    'Prints the advanced forensic analysis of an image (at least 256x256) with what it would cost.',
+    '  --out <dir>     also write, per map, a heatmap, a 16-bit raw map and its scale',
+  ],
+  serve: [
+    'Usage: content-analysis serve [--port 8080] [--host 127.0.0.1] [options]',
+    '',
+    'Runs the HTTP API and the tool server (/mcp/v1). On its first start it creates the account "default"',
+    '(2000 credits) and prints its first token once.',
+    '  --port <n>      port to listen on (default $PORT or 8080; 0 for any free one)',
+    '  --host <addr>   address to listen on (default 127.0.0.1)',
+    DB,
+    '  --sources <folder|jsonl>   plagiarism sources; --index <file> the persisted source index',
+    '  --evidence <folder|jsonl>  trusted documents of the fact checker',
+    '  --no-tool-server           do not mount /mcp/v1',
+  ],
+  tokens: [
+    'Usage: content-analysis tokens create [--account id] [--label x] [--db file]',
+    '',
+    'Creates an access token for the account (default "default", created with 2000 credits); shown once.',
+    DB,
+  ],
+  credits: [
+    'Usage: content-analysis credits show [--account id] [--db file]',
+    '       content-analysis credits add <amount> [--account id] [--db file]',
+    '',
+    'Shows a balance and its last movements, or tops it up by a positive whole number of credits.',
+    DB,
+  ],
+  index: [
+    'Usage: content-analysis index add <folder|jsonl> [--index file]',
+    '',
+    'Adds documents to the persisted plagiarism source index.',
+    '  --index <file>  the index (default $CONTENT_ANALYSIS_SOURCES or .data/sources.sqlite)',
+  ],
+  openapi: ['Usage: content-analysis openapi', '', 'Prints the OpenAPI 3.1 document of the HTTP API.'],
+};
+
+/** The usage of one command, or undefined for a name that is no command. */
+export function commandUsage(engine: Engine, command: string | undefined): string | undefined {
+  if (command === undefined) return undefined;
+  const service = SERVICE_USAGES[command];
+  if (service) return service.join('\n');
+  const feature = engine.features.list().find((f) => f.cli?.command === command);
+  if (!feature) return undefined;
+  return [
+    `Usage: content-analysis ${command} ${featureArguments(feature)} [--compact]`,
+    `       content-analysis ${command} --jsonl [file|-] [--progress]`,
+    '',
+    feature.cli!.summary,
+    'Each input is a file, an http(s) URL, or - for standard input; --<input> <value> gives the value itself.',
+    ...(feature.cli!.options ?? []).map((o) => `  --${flag(o.field)} <${flag(o.field)}>`.padEnd(28) + o.description),
+    '  --compact'.padEnd(28) + 'print the result on one line',
+    '  --jsonl [file|-]'.padEnd(28) + 'one JSON request per line in, one result per line out (default -, standard input)',
+    '  --sources, --index, --evidence: plagiarism sources and fact-check evidence (content-analysis --help)',
+  ].join('\n');
+}
