@@ -13,36 +13,62 @@ function tooLarge(limit: number): ApiError {
 }
 
 /**
- * Discards the rest of a rejected body, up to a bound, so that the client finishes sending and reads the
- * answer; past the bound the connection is cut.
+ * Discards the rest of a rejected body, up to a bound, so that the client finishes sending and then reads the
+ * answer; past the bound the connection is cut. Resolves when the body has ended or the connection closed: an
+ * answer sent before that races the client's upload (the server closes a connection whose request it did not
+ * read to the end, and the client still writing sees a reset instead of the 400).
  */
-export function drain(req: IncomingMessage): void {
-  let seen = 0;
-  req.on('data', (chunk: Buffer) => {
-    seen += chunk.length;
-    if (seen > DRAIN_LIMIT) req.destroy();
+export function drain(req: IncomingMessage): Promise<void> {
+  return new Promise((resolve) => {
+    if (req.readableEnded || req.destroyed) {
+      resolve();
+      return;
+    }
+    let seen = 0;
+    req.on('data', (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > DRAIN_LIMIT) req.destroy();
+    });
+    req.once('end', () => resolve());
+    req.once('close', () => resolve());
+    req.resume();
   });
-  req.resume();
 }
 
-/** Reads a request body of at most `limit` bytes. Throws BAD_REQUEST past the limit (and drains the rest). */
+/**
+ * Reads a request body of at most `limit` bytes. Throws BAD_REQUEST past the limit, after draining the rest (see
+ * `drain`). Reads by events, not by async iteration: leaving an async iterator early destroys the stream.
+ */
 export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
-    drain(req);
+    await drain(req);
     throw tooLarge(limit);
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      drain(req);
-      throw tooLarge(limit);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, size);
+  const body = await new Promise<Buffer | undefined>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size <= limit) {
+        chunks.push(chunk);
+        return;
+      }
+      req.off('data', onData);
+      req.off('end', onEnd);
+      chunks.length = 0;
+      void drain(req).then(() => resolve(undefined));
+    };
+    const onEnd = (): void => resolve(Buffer.concat(chunks, size));
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', reject);
+    req.once('close', () => {
+      if (!req.readableEnded) reject(new ApiError('BAD_REQUEST', 'The request body ended before it was complete.'));
+    });
+  });
+  if (body === undefined) throw tooLarge(limit);
+  return body;
 }
 
 /** Parses a JSON body; a malformed one is BAD_REQUEST saying where it broke. */

@@ -110,6 +110,38 @@ describe('errors', () => {
     expect(after.status).toBe(200);
   });
 
+  it('BAD_REQUEST for an over-long chunked body, answered only after the client has sent it all', async () => {
+    // No content-length: the limit is found while reading. The answer must wait for the rest of the upload, or the
+    // server closes the connection under a client that is still writing and the client sees a reset, not the 400.
+    const { request } = await import('node:http');
+    const chunk = Buffer.alloc(256 * 1024, 0x20);
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${h.url}/v2/text-compare`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${h.token}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      }, (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      let sent = 0;
+      const writeMore = (): void => {
+        while (sent < 12) {
+          sent++;
+          if (!req.write(chunk)) {
+            req.once('drain', () => setTimeout(writeMore, 5));
+            return;
+          }
+        }
+        req.end();
+      };
+      writeMore();
+    });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body).description).toBe('The request body exceeds the limit of 2 MiB for this endpoint.');
+  });
+
   it('PAYMENT_REQUIRED when the balance is short, and nothing is charged', async () => {
     const poor = await h.ledger.createAccount({ credits: 6 });
     const { token } = await h.ledger.createToken(poor.id);
