@@ -29,6 +29,7 @@ if (!existsSync(corpus)) {
   process.exit(0);
 }
 
+const MIN_SLICE = 50;
 const pct = (v) => (v === undefined || v === null || Number.isNaN(v) ? '    -' : `${(100 * v).toFixed(1).padStart(5)}%`);
 const num = (v) => (v === undefined || v === null ? '   - ' : v.toFixed(3));
 
@@ -41,15 +42,18 @@ if (existsSync(heldoutPath)) {
     console.log(`${'left out'.padEnd(26)} ${'ai'.padStart(6)} ${'human'.padStart(6)}  AUROC  TPR@1%FPR  TPR@calib-thr${kind === 'domains' ? '  human FPR@thr' : ''}`);
     const values = [];
     for (const [name, r] of Object.entries(heldout[kind])) {
-      values.push(r.auroc);
-      console.log(`${name.padEnd(26)} ${String(r.n_ai).padStart(6)} ${String(r.n_human).padStart(6)}  ${num(r.auroc)}  ${pct(r.tpr_at_1pct_fpr).padStart(9)}  ${pct(r.tpr_at_calib_threshold).padStart(13)}` +
+      // The mean counts slices with enough text on both sides for an AUROC to mean something.
+      if (r.n_ai >= MIN_SLICE && r.n_human >= MIN_SLICE) values.push(r.auroc);
+      const label = r.never_trained ? `${name} (never trained)` : name;
+      console.log(`${label.padEnd(26)} ${String(r.n_ai).padStart(6)} ${String(r.n_human).padStart(6)}  ${num(r.auroc)}  ${pct(r.tpr_at_1pct_fpr).padStart(9)}  ${pct(r.tpr_at_calib_threshold).padStart(13)}` +
         (kind === 'domains' ? `  ${pct(r.human_fpr_at_threshold).padStart(14)}` : ''));
       for (const [d, m] of Object.entries(r.domains)) {
         if (Object.keys(r.domains).length > 1) console.log(`  ${d.padEnd(24)} ${String(m.n_ai).padStart(6)} ${String(m.n_human).padStart(6)}  ${num(m.auroc)}  ${pct(m.tpr_at_1pct_fpr).padStart(9)}`);
       }
     }
     const valid = values.filter((v) => v !== null);
-    console.log(`mean AUROC ${num(valid.reduce((a, b) => a + b, 0) / valid.length)}, lowest ${num(Math.min(...valid))}`);
+    console.log(`mean AUROC ${num(valid.reduce((a, b) => a + b, 0) / valid.length)}, lowest ${num(Math.min(...valid))} ` +
+      `(over the ${valid.length} slices with >= ${MIN_SLICE} AI and >= ${MIN_SLICE} human test texts)`);
   }
 } else {
   console.log(`(no held-out tables: run /usr/bin/python3 packages/classifiers/training/v2/train.py --heldout)`);

@@ -4,6 +4,7 @@ Usage (Debian's python3, sklearn and numpy from apt):
   /usr/bin/python3 packages/classifiers/training/v2/train.py            # fit on the train split, write the model
   /usr/bin/python3 packages/classifiers/training/v2/train.py --heldout  # leave-one-family-out and
                                                                         # leave-one-domain-out tables -> out/v2/heldout.json
+  (--only=a,b: just those families or domains, merged into an existing heldout.json)
 The model: features are n-gram counts per character (character n-grams) and per word (word n-grams) in one hashed
 table; the weight table is written as float16 (`ngram.weights.f16.gz`, to be multiplied by `scale`) with the intercept and scale in `ngram.json`.
 The decision threshold and the length buckets are set afterwards by training/v2/calibrate.mjs, with the package's
@@ -94,7 +95,7 @@ def slice_report(rows, s, test_idx, ai_filter, calib_threshold):
     return out
 
 
-def calib_threshold(rows, s, idx, quantile=0.99, min_rows=30):
+def calib_threshold(rows, s, idx, quantile=0.998, min_rows=25):
     """Highest per-domain `quantile` of human calib scores (domains with at least min_rows rows)."""
     by_domain = {}
     for i in idx:
@@ -110,26 +111,36 @@ def heldout(rows, X):
     train = np.where(split == 'train')[0]
     calib = np.where(split == 'calib')[0]
     test = np.where(split == 'test')[0]
-    results = {'families': {}, 'domains': {}, 'alpha': ALPHA, 'epochs': EPOCHS}
+    path = os.path.join(OUT, 'heldout.json')
+    only = next((a.split('=', 1)[1].split(',') for a in sys.argv if a.startswith('--only=')), None)
+    results = json.load(open(path)) if only and os.path.exists(path) else {'families': {}, 'domains': {}}
+    results.update({'alpha': ALPHA, 'epochs': EPOCHS})
     ai_domains = sorted({r['domain'] for r in rows if r['label'] == 1 and r['split'] == 'test'})
+    full = None
     for kind, values, key in (('families', FAMILIES, 'family'), ('domains', ai_domains, 'domain')):
         for v in values:
-            keep = train[[rows[i][key] != v for i in train]]
-            if len(keep) == len(train):
+            if only and v not in only:
                 continue
+            keep = train[[rows[i][key] != v for i in train]]
             t0 = time.time()
-            s = scores(fit(X[keep], y[keep]), X)
+            if len(keep) == len(train):
+                # Never in training (held-out sets): the model trained on everything has not seen it either.
+                full = full if full is not None else scores(fit(X[train], y[train]), X)
+                s = full
+            else:
+                s = scores(fit(X[keep], y[keep]), X)
             thr, _ = calib_threshold(rows, s, [i for i in calib if rows[i][key] != v])
             rep = slice_report(rows, s, test, lambda r, v=v, key=key: r[key] == v, thr)
             if kind == 'domains':
                 # Human text of the left-out domain at the threshold set without it.
                 h = [i for i in test if rows[i]['label'] == 0 and rows[i]['domain'] == v]
                 rep['human_fpr_at_threshold'] = float(np.mean(s[h] > thr)) if h else None
+            rep['never_trained'] = bool(len(keep) == len(train))
             results[kind][v] = rep
-            print(f'{kind} {v}: auroc {rep["auroc"]:.4f} '
-                  f'tpr@1% {rep["tpr_at_1pct_fpr"]:.3f} (ai {rep["n_ai"]}, human {rep["n_human"]}) '
+            print(f'{kind} {v}: auroc {rep["auroc"]} '
+                  f'tpr@1% {rep["tpr_at_1pct_fpr"]} (ai {rep["n_ai"]}, human {rep["n_human"]}) '
                   f'{time.time() - t0:.0f}s', flush=True)
-            with open(os.path.join(OUT, 'heldout.json'), 'w') as f:
+            with open(path, 'w') as f:
                 json.dump(results, f, indent=1)
 
 
