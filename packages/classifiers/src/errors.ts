@@ -11,16 +11,47 @@ export class InvalidInputError extends TypeError {
   }
 }
 
-/** The language asked for (or detected) has no trained detector. */
+/**
+ * The language the caller sent, or the one detected in the text (language `auto` or absent), has no trained
+ * detector. The message says which of the two it was and names the language (`German (de)`).
+ */
 export class UnsupportedLanguageError extends RangeError {
   readonly code = 'UNSUPPORTED_LANGUAGE';
   override readonly name = 'UnsupportedLanguageError';
   readonly field = 'language';
+  /** The 2-letter code sent or detected. */
   readonly language: string;
+  /** `detected`: found in the text because the caller sent `auto` or nothing; `requested`: sent by the caller. */
+  readonly origin: 'detected' | 'requested';
 
-  constructor(language: string, supported: readonly string[]) {
-    super(`Expected language to be one of ${supported.join(', ')} or auto but received ${language}`);
+  constructor(language: string, supported: readonly string[], origin: 'detected' | 'requested' = 'requested') {
+    super(
+      origin === 'detected'
+        ? `The text was detected to be in ${languageName(language)}, which is not supported ` +
+            `(supported: ${supported.map(languageName).join(', ')})`
+        : `The request sent language ${languageName(language)}, which is not supported ` +
+            `(supported: ${supported.map(languageName).join(', ')}, or auto)`,
+    );
     this.language = language;
+    this.origin = origin;
+  }
+}
+
+/**
+ * The text has no identifiable language (only digits, symbols, emoji, control characters or undecodable bytes), so
+ * it cannot be scored as prose in a supported language. A fault of `text` (BAD_REQUEST), not of `language`: the
+ * caller sent no unsupported language, and none was found.
+ */
+export class UnidentifiedLanguageError extends TypeError {
+  readonly code = 'BAD_REQUEST';
+  override readonly name = 'UnidentifiedLanguageError';
+  readonly field = 'text';
+
+  constructor(supported: readonly string[]) {
+    super(
+      'No language could be identified in the text (no recognisable words: only digits, symbols, emoji, control ' +
+        `characters or undecodable bytes) (supported: ${supported.map(languageName).join(', ')})`,
+    );
   }
 }
 
@@ -55,4 +86,17 @@ function describe(value: unknown): string {
     return `${value.byteLength} bytes starting ${Buffer.from(value.subarray(0, 8)).toString('hex') || '(empty)'}`;
   }
   return `${String(value)} of type ${value === null ? 'null' : typeof value}`;
+}
+
+const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+
+/** `German (de)`, or the bare code when it names no language (`xx`). */
+export function languageName(code: string): string {
+  let name: string | undefined;
+  try {
+    name = LANGUAGE_NAMES.of(code);
+  } catch {
+    name = undefined;
+  }
+  return name === undefined || name === code ? code : `${name} (${code})`;
 }

@@ -1,4 +1,6 @@
-export { InvalidInputError, ModelLoadError, UnknownModelError, UnsupportedLanguageError } from './errors.js';
+export {
+  InvalidInputError, languageName, ModelLoadError, UnidentifiedLanguageError, UnknownModelError, UnsupportedLanguageError,
+} from './errors.js';
 export { canonicalText } from './aiText/canonicalText.js';
 export { CharLm, LM_FEATURE_NAMES, LM_STAT_COLUMNS } from './aiText/charLm.js';
 export type { CharLmCard, LmTrace } from './aiText/charLm.js';

@@ -117,3 +117,42 @@ describe('ai-content-detection', () => {
     expect(await ledger.balance(accountId)).toBe(10);
   });
 });
+
+const GERMAN =
+  'Meine Großmutter hielt fast vierzig Jahre lang Bienen hinter dem Schuppen, und jeden August roch das ganze Haus ' +
+  'nach Wachs. Sie trug nie Handschuhe. Als ich sie fragte, warum, sagte sie, die Bienen kennten ihre Hände besser ' +
+  'als sie selbst, was mir mit neun Jahren keinen Sinn ergab und heute nur wenig mehr. Der Honig war dunkel.';
+
+describe('ai-content-detection: the language', () => {
+  it('says a German text was detected as German (de), when no language is sent, and charges nothing', async () => {
+    const { engine, ledger, accountId, token } = await setup();
+    const error = await rejection(engine.execute('ai-content-detection', { text: GERMAN }, { token }));
+    expect(error.code).toBe('BAD_REQUEST');
+    expect((error.cause as { code?: string }).code).toBe('UNSUPPORTED_LANGUAGE');
+    expect(error.description).toBe('The text was detected to be in German (de), which is not supported (supported: English (en))');
+    expect(await ledger.balance(accountId)).toBe(2000);
+  });
+
+  it('says the same for language auto', async () => {
+    const { engine, token } = await setup();
+    const error = await rejection(engine.execute('ai-content-detection', { text: GERMAN, language: 'auto' }, { token }));
+    expect(error.description).toMatch(/^The text was detected to be in German \(de\)/);
+  });
+
+  it('says the caller sent an unsupported language', async () => {
+    const { engine, token } = await setup();
+    const error = await rejection(engine.execute('ai-content-detection', { text: GERMAN, language: 'de' }, { token }));
+    expect(error.code).toBe('BAD_REQUEST');
+    expect(error.description).toBe('The request sent language German (de), which is not supported (supported: English (en), or auto)');
+  });
+
+  it('says no language could be identified in emoji, NUL characters, digits or undecodable bytes', async () => {
+    const { engine, token } = await setup();
+    const texts = ['😀🎉🚀 '.repeat(100), '\0'.repeat(400), '12345 67890 '.repeat(40), '\uFFFD\u0001ab\u0002'.repeat(80)];
+    for (const text of texts) {
+      const error = await rejection(engine.execute('ai-content-detection', { text }, { token }));
+      expect(error.code).toBe('BAD_REQUEST');
+      expect(error.description).toMatch(/^No language could be identified in the text .*\(supported: English \(en\)\)$/);
+    }
+  });
+});

@@ -61,3 +61,13 @@ describe('/v2/fact-checker', () => {
     expect(await ledger.balance(accountId)).toBe(5000);
   });
 });
+
+describe('/v2/fact-checker: the language', () => {
+  it('says which language the caller sent when it is not supported', async () => {
+    const { engine, token } = await setup();
+    const error = await engine.execute('fact-checker', { text: TEXT, language: 'sq' }, { token }).catch((e: unknown) => e);
+    expect((error as ApiError).description).toMatch(/, but the request sent Albanian \(sq\)$/);
+    const number = await engine.execute('fact-checker', { text: TEXT, language: 7 }, { token }).catch((e: unknown) => e);
+    expect((number as ApiError).description).toMatch(/, but the request sent a number$/);
+  });
+});

@@ -76,3 +76,20 @@ describe('/v1/plagiarism', () => {
     );
   });
 });
+
+describe('/v2/plagiarism: the language', () => {
+  it('says which language the caller sent when it is not supported', async () => {
+    const { engine, token } = await setup();
+    const error = await rejection(engine.execute('plagiarism', { text: ESSAY, language: 'et' }, { token }));
+    expect(error.description).toMatch(/^language must be "auto" or one of the supported codes: en, fr, .*, but the request sent Estonian \(et\)$/);
+  });
+
+  it('scans a German text as German when no language is sent, with no language error', async () => {
+    const { engine, token } = await setup();
+    const german =
+      'Der Leuchtturmwärter stieg jeden Abend in der Dämmerung die Wendeltreppe hinauf, um die Lampe anzuzünden. ' +
+      'Niemand im Dorf hielt das für heldenhaft; es war einfach die Arbeit, die bei jedem Wetter getan wurde.';
+    const { result } = await engine.execute('plagiarism', { text: german }, { token });
+    expect((result.scanInformation as { language: string }).language).toBe('de');
+  });
+});

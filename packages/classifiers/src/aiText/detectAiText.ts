@@ -1,4 +1,4 @@
-import { InvalidInputError, ModelLoadError, UnsupportedLanguageError } from '../errors.js';
+import { InvalidInputError, ModelLoadError, UnidentifiedLanguageError, UnsupportedLanguageError } from '../errors.js';
 import { loadModel } from '../runtime/loadModel.js';
 import type { LoadedModel } from '../runtime/loadModel.js';
 import type { ModelRegistry } from '../runtime/modelRegistry.js';
@@ -219,7 +219,8 @@ const detectors = new Map<string, Promise<AiTextDetector>>();
 
 /**
  * Scores how likely a text is to be human-written, with the bundled model (loaded on first use and kept).
- * Throws `InvalidInputError` (code BAD_REQUEST, `field` names the request field) or `UnsupportedLanguageError`.
+ * Throws `InvalidInputError` (code BAD_REQUEST, `field` names the request field), `UnidentifiedLanguageError`
+ * (BAD_REQUEST on `text`: no language found in it) or `UnsupportedLanguageError` (sent or detected, as it says).
  */
 export async function detectAiText(text: unknown, options: DetectAiTextOptions = {}): Promise<AiTextResult> {
   const key = resolveAiTextVersion(options.version);
@@ -277,14 +278,20 @@ async function detect(
   return result;
 }
 
+// A language sent by the caller is taken as sent; `auto` (or nothing) detects it, and the error says which it was.
 function resolveLanguage(language: unknown, text: string): string {
   if (typeof language !== 'string' || !/^(auto|[a-z]{2})$/i.test(language)) {
     throw new InvalidInputError('language', 'a two-letter language code or auto', language);
   }
   const code = language.toLowerCase();
-  const resolved = code === 'auto' ? detectLanguage(text) : code;
-  if (!AI_TEXT_LANGUAGES.includes(resolved)) throw new UnsupportedLanguageError(resolved, AI_TEXT_LANGUAGES);
-  return resolved;
+  if (code !== 'auto') {
+    if (!AI_TEXT_LANGUAGES.includes(code)) throw new UnsupportedLanguageError(code, AI_TEXT_LANGUAGES, 'requested');
+    return code;
+  }
+  const detected = detectLanguage(text);
+  if (detected === 'und') throw new UnidentifiedLanguageError(AI_TEXT_LANGUAGES);
+  if (!AI_TEXT_LANGUAGES.includes(detected)) throw new UnsupportedLanguageError(detected, AI_TEXT_LANGUAGES, 'detected');
+  return detected;
 }
 
 // Grows a window around sentence i, one neighbour at a time on alternating sides, to SENTENCE_WINDOW_CHARS.
