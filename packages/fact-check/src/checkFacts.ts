@@ -1,7 +1,7 @@
 import { countWords } from '@content-analysis/credits';
 import { detectLanguage } from './detectLanguage.js';
 import { InvalidArgumentError } from './errors.js';
-import { EvidenceStore } from './evidenceStore.js';
+import { EvidenceStore, type EvidencePassage } from './evidenceStore.js';
 import { extractClaims } from './extractClaims.js';
 import { EvidenceGatherer } from './gatherEvidence.js';
 import { judgeClaim, type JudgeClaimOptions } from './judgeClaim.js';
@@ -73,11 +73,32 @@ export interface FactCheckResult {
 }
 
 /**
+ * What retrieval gathered for a text before judging (plain data, so it can cross to a worker thread): the sentences,
+ * the claims extracted and the evidence passages found for each claim.
+ */
+export interface GatheredClaims {
+  text: string;
+  language: FactCheckLanguage;
+  input: 'text' | 'file' | 'website';
+  sentences: Array<{ id: number; text: string }>;
+  claims: Array<{ sentenceId: number; sentence: string; claim: string; passages: EvidencePassage[] }>;
+}
+
+/**
  * Checks the facts of a text: splits it into sentences, extracts at most 12 check-worthy claims (best first), finds
  * evidence passages for each in the store (and the search provider when given) and judges each claim with the
- * entailment model. Each claim's `id` is the id of its sentence in `sentences`.
+ * entailment model. Each claim's `id` is the id of its sentence in `sentences`. The same as
+ * `judgeClaims(await gatherClaims(text, options), options)`.
  */
 export async function checkFacts(text: string, options: CheckFactsOptions): Promise<FactCheckResult> {
+  return judgeClaims(await gatherClaims(text, options), options);
+}
+
+/**
+ * The first half of {@link checkFacts}: validates the options, extracts the claims and gathers their evidence (the
+ * store and the search provider are read here, so this half runs where they live).
+ */
+export async function gatherClaims(text: string, options: CheckFactsOptions): Promise<GatheredClaims> {
   if (typeof text !== 'string' || text.trim().length === 0) throw new InvalidArgumentError('text', 'a non-empty string', text);
   const maxChars = options?.maxChars ?? 10_000;
   if (text.length > maxChars) throw new InvalidArgumentError('text', `a string of at most ${maxChars} characters`, text);
@@ -99,10 +120,26 @@ export async function checkFacts(text: string, options: CheckFactsOptions): Prom
     ...(options.searchProvider ? { searchProvider: options.searchProvider } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  const claims: FactCheckClaim[] = [];
+  const claims: GatheredClaims['claims'] = [];
   for (const claim of extracted) {
     const { passages } = await gatherer.gather(claim.claim);
-    const judgement = await judgeClaim(claim.claim, passages, vectors, options);
+    claims.push({ sentenceId: claim.sentenceId, sentence: claim.sentence, claim: claim.claim, passages });
+  }
+  return {
+    text,
+    language,
+    input: options.input ?? 'text',
+    sentences: sentences.map(({ id, text: sentence }) => ({ id, text: sentence })),
+    claims,
+  };
+}
+
+/** The second half of {@link checkFacts}: judges each gathered claim with the entailment model; reads no store. */
+export async function judgeClaims(gathered: GatheredClaims, options: JudgeClaimOptions = {}): Promise<FactCheckResult> {
+  const vectors = loadWordVectors();
+  const claims: FactCheckClaim[] = [];
+  for (const claim of gathered.claims) {
+    const judgement = await judgeClaim(claim.claim, claim.passages, vectors, options);
     claims.push({
       id: claim.sentenceId,
       sentence: claim.sentence,
@@ -120,10 +157,10 @@ export async function checkFacts(text: string, options: CheckFactsOptions): Prom
     claims,
     score,
     claimsCount: claims.length,
-    text,
-    sentences: sentences.map(({ id, text: sentence }) => ({ id, text: sentence })),
-    input: options.input ?? 'text',
-    language,
-    wordCount: countWords(text),
+    text: gathered.text,
+    sentences: gathered.sentences,
+    input: gathered.input,
+    language: gathered.language,
+    wordCount: countWords(gathered.text),
   };
 }
