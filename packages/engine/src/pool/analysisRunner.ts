@@ -1,0 +1,46 @@
+import { detectAiText } from '@content-analysis/classifiers';
+import type { AiTextResult, DetectAiTextOptions } from '@content-analysis/classifiers';
+import { checkFacts, gatherClaims } from '@content-analysis/fact-check';
+import type { CheckFactsOptions, FactCheckResult } from '@content-analysis/fact-check';
+import { checkPlagiarism, findSources } from '@content-analysis/plagiarism';
+import type { CheckPlagiarismOptions, PlagiarismV2Result } from '@content-analysis/plagiarism';
+import type { AnalysisPool } from './analysisPool.js';
+
+/**
+ * The CPU-heavy analyses of the features, run where the engine decided: on the calling thread, or in the worker
+ * threads of an {@link AnalysisPool} (same inputs, same results). What only the calling thread has (the plagiarism
+ * index and providers, the evidence store, the search provider) is read there; the rest runs in a worker.
+ */
+export interface AnalysisRunner {
+  readonly where: 'pool' | 'thread';
+  detectAiText(text: string, options: DetectAiTextOptions): Promise<AiTextResult>;
+  checkPlagiarism(text: string, options: CheckPlagiarismOptions): Promise<PlagiarismV2Result>;
+  checkFacts(text: string, options: CheckFactsOptions): Promise<FactCheckResult>;
+}
+
+/** Runs every analysis on the calling thread. */
+export const inThreadRunner: AnalysisRunner = Object.freeze({
+  where: 'thread' as const,
+  detectAiText: (text: string, options: DetectAiTextOptions) => detectAiText(text, options),
+  checkPlagiarism: (text: string, options: CheckPlagiarismOptions) => checkPlagiarism(text, options),
+  checkFacts: (text: string, options: CheckFactsOptions) => checkFacts(text, options),
+});
+
+/** Runs the analyses in the threads of the pool `pool()` returns (called on the first analysis: the pool is lazy). */
+export function pooledRunner(pool: () => AnalysisPool): AnalysisRunner {
+  return {
+    where: 'pool',
+    detectAiText: (text, options) => pool().run('aiText', { text, options }),
+    async checkPlagiarism(text, options) {
+      const found = await findSources(text, options);
+      // A clock does not cross threads: the worker's reads the scan time.
+      const { index: _index, providers: _providers, now: _now, ...plain } = options;
+      return pool().run('plagiarism', { text, found, options: plain });
+    },
+    async checkFacts(text, options) {
+      const gathered = await gatherClaims(text, options);
+      const { store: _store, searchProvider: _searchProvider, signal: _signal, ...plain } = options;
+      return pool().run('factCheck', { gathered, options: plain });
+    },
+  };
+}
