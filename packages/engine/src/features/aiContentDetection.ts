@@ -37,7 +37,7 @@ export const aiContentDetectionFeature = defineFeature<AiContentDetectionRequest
             sentences: request.sentences,
             language: request.language,
             ...(request.version === undefined ? {} : { version: request.version }),
-          });
+          }, context.signal);
           const { score, sentences, attack_detected, readability_score, version, language, confidence } = result;
           return {
             score: roundScore(score),

@@ -32,7 +32,7 @@ async function scan(
       inputType: options.inputType,
       // The engine has applied the endpoint's bounds to the text it resolved.
       bounds: { min: 1, max: Number.MAX_SAFE_INTEGER },
-    });
+    }, context.signal);
   } catch (error) {
     throw callerError(error, CALLER_ERRORS);
   }

@@ -56,6 +56,9 @@ export class AnalysisPool {
   readonly maxQueue: number;
   readonly retryAfter: number;
   #piscina: Piscina | undefined;
+  /** Tasks holding a thread's slot (running, or about to be sent to Piscina). */
+  #running = 0;
+  readonly #waiting: Array<{ start(): void }> = [];
 
   constructor(options: AnalysisPoolOptions = {}) {
     this.threads = options.threads ?? defaultAnalysisThreads();
@@ -68,28 +71,73 @@ export class AnalysisPool {
 
   /** Tasks waiting for a free thread. */
   get queueSize(): number {
-    return this.#piscina?.queueSize ?? 0;
+    return this.#waiting.length;
   }
 
   /**
    * Runs a named task in a worker. Throws SERVICE_UNAVAILABLE when `maxQueue` tasks wait already, and the task's own
-   * error (same name, message and code) when it fails.
+   * error (same name, message and code) when it fails. A task still waiting when `signal` aborts (its caller went
+   * away) leaves the queue without running; a running task is left to finish (stopping it would cost the thread and
+   * its loaded models).
    */
-  async run<K extends keyof AnalysisTasks>(name: K, task: AnalysisTasks[K]['task']): Promise<AnalysisTasks[K]['result']> {
-    if (this.queueSize >= this.maxQueue) {
-      throw new ApiError('SERVICE_UNAVAILABLE', `The analysis queue is full (${this.maxQueue} waiting); retry shortly.`, { retryAfter: this.retryAfter });
+  async run<K extends keyof AnalysisTasks>(name: K, task: AnalysisTasks[K]['task'], signal?: AbortSignal): Promise<AnalysisTasks[K]['result']> {
+    await this.#slot(signal);
+    try {
+      // stricterFIFO: tasks start in the order they came (Piscina would otherwise requeue the head behind the rest).
+      this.#piscina ??= new Piscina({
+        filename: analysisWorkerFilename(),
+        execArgv: workerExecArgv(process.execArgv),
+        minThreads: this.threads,
+        maxThreads: this.threads,
+        stricterFIFO: true,
+      });
+      const outcome = (await this.#piscina.run(task, { name })) as TaskOutcome<AnalysisTasks[K]['result']>;
+      if (outcome.state === 'errored') throw new AnalysisTaskError(outcome.error);
+      return outcome.value;
+    } finally {
+      this.#release();
     }
-    // stricterFIFO: tasks start in the order they came (Piscina would otherwise requeue the head behind the rest).
-    this.#piscina ??= new Piscina({
-      filename: analysisWorkerFilename(),
-      execArgv: workerExecArgv(process.execArgv),
-      minThreads: this.threads,
-      maxThreads: this.threads,
-      stricterFIFO: true,
+  }
+
+  /**
+   * Takes a thread's slot, waiting in this pool's own queue when all are taken: Piscina gets at most `threads` tasks,
+   * so the queue's bound and its cancellation are this class's, and a task never waits inside Piscina for long.
+   */
+  #slot(signal: AbortSignal | undefined): Promise<void> {
+    if (signal?.aborted) return Promise.reject(this.#cancelled());
+    if (this.#running < this.threads) {
+      this.#running++;
+      return Promise.resolve();
+    }
+    if (this.#waiting.length >= this.maxQueue) {
+      return Promise.reject(new ApiError('SERVICE_UNAVAILABLE', `The analysis queue is full (${this.maxQueue} waiting); retry shortly.`, { retryAfter: this.retryAfter }));
+    }
+    return new Promise<void>((resolve, reject) => {
+      const waiter = {
+        start: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+      };
+      const onAbort = () => {
+        const at = this.#waiting.indexOf(waiter);
+        if (at >= 0) this.#waiting.splice(at, 1);
+        reject(this.#cancelled());
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#waiting.push(waiter);
     });
-    const outcome = (await this.#piscina.run(task, { name })) as TaskOutcome<AnalysisTasks[K]['result']>;
-    if (outcome.state === 'errored') throw new AnalysisTaskError(outcome.error);
-    return outcome.value;
+  }
+
+  /** Hands the slot of a finished task to the first waiting one (the slot stays taken), or frees it. */
+  #release(): void {
+    const next = this.#waiting.shift();
+    if (next) next.start();
+    else this.#running--;
+  }
+
+  #cancelled(): ApiError {
+    return new ApiError('SERVICE_UNAVAILABLE', 'The request was cancelled before its analysis started.', { retryAfter: this.retryAfter });
   }
 
   /** Stops the threads (after the running tasks); a later task starts them again. */

@@ -13,8 +13,10 @@ import type { AnalysisPool } from './analysisPool.js';
  */
 export interface AnalysisRunner {
   readonly where: 'pool' | 'thread';
-  detectAiText(text: string, options: DetectAiTextOptions): Promise<AiTextResult>;
-  checkPlagiarism(text: string, options: CheckPlagiarismOptions): Promise<PlagiarismV2Result>;
+  /** `signal`: the caller went away; a pooled analysis that has not started yet is dropped. */
+  detectAiText(text: string, options: DetectAiTextOptions, signal?: AbortSignal): Promise<AiTextResult>;
+  checkPlagiarism(text: string, options: CheckPlagiarismOptions, signal?: AbortSignal): Promise<PlagiarismV2Result>;
+  /** `options.signal` cancels the search provider's calls and drops a pooled judging that has not started yet. */
   checkFacts(text: string, options: CheckFactsOptions): Promise<FactCheckResult>;
 }
 
@@ -30,17 +32,17 @@ export const inThreadRunner: AnalysisRunner = Object.freeze({
 export function pooledRunner(pool: () => AnalysisPool): AnalysisRunner {
   return {
     where: 'pool',
-    detectAiText: (text, options) => pool().run('aiText', { text, options }),
-    async checkPlagiarism(text, options) {
+    detectAiText: (text, options, signal) => pool().run('aiText', { text, options }, signal),
+    async checkPlagiarism(text, options, signal) {
       const found = await findSources(text, options);
       // A clock does not cross threads: the worker's reads the scan time.
       const { index: _index, providers: _providers, now: _now, ...plain } = options;
-      return pool().run('plagiarism', { text, found, options: plain });
+      return pool().run('plagiarism', { text, found, options: plain }, signal);
     },
     async checkFacts(text, options) {
       const gathered = await gatherClaims(text, options);
-      const { store: _store, searchProvider: _searchProvider, signal: _signal, ...plain } = options;
-      return pool().run('factCheck', { gathered, options: plain });
+      const { store: _store, searchProvider: _searchProvider, signal, ...plain } = options;
+      return pool().run('factCheck', { gathered, options: plain }, signal);
     },
   };
 }
