@@ -73,36 +73,47 @@ export interface FactCheckResult {
 }
 
 /**
- * What retrieval gathered for a text before judging (plain data, so it can cross to a worker thread): the sentences,
- * the claims extracted and the evidence passages found for each claim.
+ * The check-worthy claims of a text (plain data, so it can cross to a worker thread): its sentences and the claims
+ * extracted from them, best first.
  */
-export interface GatheredClaims {
+export interface CheckableClaims {
   text: string;
   language: FactCheckLanguage;
   input: 'text' | 'file' | 'website';
   sentences: Array<{ id: number; text: string }>;
+  claims: Array<{ sentenceId: number; sentence: string; claim: string }>;
+}
+
+/** {@link CheckableClaims} with the evidence passages found for each claim. */
+export interface GatheredClaims extends CheckableClaims {
   claims: Array<{ sentenceId: number; sentence: string; claim: string; passages: EvidencePassage[] }>;
 }
+
+/** The options of {@link findCheckableClaims}: those of checkFacts that are plain data. */
+export type FindClaimsOptions = Omit<CheckFactsOptions, 'store' | 'searchProvider' | 'signal'>;
 
 /**
  * Checks the facts of a text: splits it into sentences, extracts at most 12 check-worthy claims (best first), finds
  * evidence passages for each in the store (and the search provider when given) and judges each claim with the
- * entailment model. Each claim's `id` is the id of its sentence in `sentences`. The same as
- * `judgeClaims(await gatherClaims(text, options), options)`.
+ * entailment model. Each claim's `id` is the id of its sentence in `sentences`. Its three steps are exported so that
+ * the CPU-bound ones can run in a worker thread: `judgeClaims(await gatherClaimEvidence(await
+ * findCheckableClaims(text, options), options), options)` is the same.
  */
 export async function checkFacts(text: string, options: CheckFactsOptions): Promise<FactCheckResult> {
-  return judgeClaims(await gatherClaims(text, options), options);
+  expectStore(options);
+  const found = await findCheckableClaims(text, options);
+  return judgeClaims(await gatherClaimEvidence(found, options), options);
 }
 
-/**
- * The first half of {@link checkFacts}: validates the options, extracts the claims and gathers their evidence (the
- * store and the search provider are read here, so this half runs where they live).
- */
-export async function gatherClaims(text: string, options: CheckFactsOptions): Promise<GatheredClaims> {
+function expectStore(options: CheckFactsOptions): void {
+  if (!(options?.store instanceof EvidenceStore)) throw new InvalidArgumentError('store', 'an EvidenceStore', options?.store);
+}
+
+/** Step 1 of {@link checkFacts}: validates, splits the text into sentences and extracts its check-worthy claims. */
+export async function findCheckableClaims(text: string, options: FindClaimsOptions): Promise<CheckableClaims> {
   if (typeof text !== 'string' || text.trim().length === 0) throw new InvalidArgumentError('text', 'a non-empty string', text);
   const maxChars = options?.maxChars ?? 10_000;
   if (text.length > maxChars) throw new InvalidArgumentError('text', `a string of at most ${maxChars} characters`, text);
-  if (!(options?.store instanceof EvidenceStore)) throw new InvalidArgumentError('store', 'an EvidenceStore', options?.store);
   const requested = options.language ?? 'auto';
   if (requested !== 'auto' && !isFactCheckLanguage(requested)) {
     throw new InvalidArgumentError('language', '"auto" or a supported 2-letter language code', requested);
@@ -112,29 +123,40 @@ export async function gatherClaims(text: string, options: CheckFactsOptions): Pr
   const language: FactCheckLanguage = requested === 'auto' ? detectLanguage(text) : requested;
 
   const sentences = segmentSentences(text);
-  const vectors = loadWordVectors();
-  const extracted = await extractClaims(sentences, vectors, { maxClaims, minCheckWorthiness: options.minCheckWorthiness ?? 0.4 });
-  const gatherer = new EvidenceGatherer({
-    store: options.store,
-    language,
-    ...(options.searchProvider ? { searchProvider: options.searchProvider } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
-  const claims: GatheredClaims['claims'] = [];
-  for (const claim of extracted) {
-    const { passages } = await gatherer.gather(claim.claim);
-    claims.push({ sentenceId: claim.sentenceId, sentence: claim.sentence, claim: claim.claim, passages });
-  }
+  const extracted = await extractClaims(sentences, loadWordVectors(), { maxClaims, minCheckWorthiness: options.minCheckWorthiness ?? 0.4 });
   return {
     text,
     language,
     input: options.input ?? 'text',
     sentences: sentences.map(({ id, text: sentence }) => ({ id, text: sentence })),
-    claims,
+    claims: extracted.map(({ sentenceId, sentence, claim }) => ({ sentenceId, sentence, claim })),
   };
 }
 
-/** The second half of {@link checkFacts}: judges each gathered claim with the entailment model; reads no store. */
+/**
+ * Step 2 of {@link checkFacts}: the evidence passages of each claim, from the store and the search provider (read
+ * here, so this step runs where they live).
+ */
+export async function gatherClaimEvidence(
+  found: CheckableClaims,
+  options: Pick<CheckFactsOptions, 'store' | 'searchProvider' | 'signal'>,
+): Promise<GatheredClaims> {
+  expectStore(options as CheckFactsOptions);
+  const gatherer = new EvidenceGatherer({
+    store: options.store,
+    language: found.language,
+    ...(options.searchProvider ? { searchProvider: options.searchProvider } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const claims: GatheredClaims['claims'] = [];
+  for (const claim of found.claims) {
+    const { passages } = await gatherer.gather(claim.claim);
+    claims.push({ ...claim, passages });
+  }
+  return { ...found, claims };
+}
+
+/** Step 3 of {@link checkFacts}: judges each gathered claim with the entailment model; reads no store. */
 export async function judgeClaims(gathered: GatheredClaims, options: JudgeClaimOptions = {}): Promise<FactCheckResult> {
   const vectors = loadWordVectors();
   const claims: FactCheckClaim[] = [];

@@ -65,7 +65,8 @@ interface PreparedCheck {
   input: AnalyzedText;
 }
 
-function prepareCheck(text: unknown, options: CheckPlagiarismOptions): PreparedCheck & { text: string } {
+/** `withSynsets`: the alignment reads the input's WordNet synsets; finding sources does not (fingerprints are stems). */
+function prepareCheck(text: unknown, options: CheckPlagiarismOptions, withSynsets: boolean): PreparedCheck & { text: string } {
   if (typeof text !== 'string') throw new InvalidArgumentError('text', 'a string', text);
   const bounds = options.bounds ?? PLAGIARISM_TEXT_BOUNDS.v2Chars;
   if (text.length < bounds.min || text.length > bounds.max) throw new TextLengthError(text.length, bounds.min, bounds.max, 'characters');
@@ -74,7 +75,7 @@ function prepareCheck(text: unknown, options: CheckPlagiarismOptions): PreparedC
   const synonyms = options.synonyms ?? true;
   if (typeof synonyms !== 'boolean') throw new InvalidArgumentError('synonyms', 'a boolean', synonyms);
   const alignment = { ...DEFAULT_ALIGNMENT_OPTIONS, ...options.alignment };
-  return { text, language, synonyms, rules, alignment, input: analyzeText(text, language, synonyms) };
+  return { text, language, synonyms, rules, alignment, input: analyzeText(text, language, synonyms && withSynsets) };
 }
 
 async function gatherSources(text: string, prepared: PreparedCheck, options: CheckPlagiarismOptions): Promise<FoundSource[]> {
@@ -93,18 +94,18 @@ async function gatherSources(text: string, prepared: PreparedCheck, options: Che
 
 /**
  * The candidate sources `analyzePlagiarism` would align `text` with (`options.index`, then `options.providers`, one
- * per URL), after the same validation. With `FoundSourcesProvider` they let the alignment run where the index is not
+ * per URL), after the same validation, without reading WordNet (fingerprints are made of stems). With `FoundSourcesProvider` they let the alignment run where the index is not
  * (a worker thread) with the same result: `checkPlagiarism(text, {...options, index: undefined, providers: [new
  * FoundSourcesProvider(found)]})`.
  */
 export async function findSources(text: string, options: CheckPlagiarismOptions = {}): Promise<FoundSource[]> {
-  const prepared = prepareCheck(text, options);
+  const prepared = prepareCheck(text, options, false);
   return gatherSources(prepared.text, prepared, options);
 }
 
 /** Validates the request, finds candidate sources and aligns the input with each of them. */
 export async function analyzePlagiarism(text: string, options: CheckPlagiarismOptions = {}): Promise<PlagiarismAnalysis> {
-  const prepared = prepareCheck(text, options);
+  const prepared = prepareCheck(text, options, true);
   const { language, synonyms, rules, alignment, input } = prepared;
   const found = await gatherSources(prepared.text, prepared, options);
 

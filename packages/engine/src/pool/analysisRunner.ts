@@ -1,6 +1,6 @@
 import { detectAiText } from '@content-analysis/classifiers';
 import type { AiTextResult, DetectAiTextOptions } from '@content-analysis/classifiers';
-import { checkFacts, gatherClaims } from '@content-analysis/fact-check';
+import { checkFacts, gatherClaimEvidence } from '@content-analysis/fact-check';
 import type { CheckFactsOptions, FactCheckResult } from '@content-analysis/fact-check';
 import { checkPlagiarism, findSources } from '@content-analysis/plagiarism';
 import type { CheckPlagiarismOptions, PlagiarismV2Result } from '@content-analysis/plagiarism';
@@ -9,7 +9,8 @@ import type { AnalysisPool } from './analysisPool.js';
 /**
  * The CPU-heavy analyses of the features, run where the engine decided: on the calling thread, or in the worker
  * threads of an {@link AnalysisPool} (same inputs, same results). What only the calling thread has (the plagiarism
- * index and providers, the evidence store, the search provider) is read there; the rest runs in a worker.
+ * index and providers, the evidence store, the search provider) is read there; the rest runs in a worker: a fact
+ * check goes to a worker twice (its claims, then its verdicts), the evidence gathered here in between.
  */
 export interface AnalysisRunner {
   readonly where: 'pool' | 'thread';
@@ -40,8 +41,10 @@ export function pooledRunner(pool: () => AnalysisPool): AnalysisRunner {
       return pool().run('plagiarism', { text, found, options: plain }, signal);
     },
     async checkFacts(text, options) {
-      const gathered = await gatherClaims(text, options);
-      const { store: _store, searchProvider: _searchProvider, signal, ...plain } = options;
+      // Claims and verdicts are computed in a worker, the evidence is gathered here (the store and the search provider).
+      const { store, searchProvider, signal, ...plain } = options;
+      const found = await pool().run('factClaims', { text, options: plain }, signal);
+      const gathered = await gatherClaimEvidence(found, { store, ...(searchProvider ? { searchProvider } : {}), ...(signal ? { signal } : {}) });
       return pool().run('factCheck', { gathered, options: plain }, signal);
     },
   };

@@ -1,7 +1,7 @@
 import { detectAiText } from '@content-analysis/classifiers';
 import type { AiTextResult, DetectAiTextOptions } from '@content-analysis/classifiers';
-import { judgeClaims } from '@content-analysis/fact-check';
-import type { FactCheckResult, GatheredClaims, JudgeClaimOptions } from '@content-analysis/fact-check';
+import { findCheckableClaims, judgeClaims } from '@content-analysis/fact-check';
+import type { CheckableClaims, FactCheckResult, FindClaimsOptions, GatheredClaims, JudgeClaimOptions } from '@content-analysis/fact-check';
 import { checkPlagiarism, FoundSourcesProvider } from '@content-analysis/plagiarism';
 import type { CheckPlagiarismOptions, FoundSource, PlagiarismV2Result } from '@content-analysis/plagiarism';
 
@@ -24,6 +24,11 @@ export interface PlagiarismTask {
   options: PlagiarismTaskOptions;
 }
 
+export interface FactClaimsTask {
+  text: string;
+  options: FindClaimsOptions;
+}
+
 export interface FactCheckTask {
   gathered: GatheredClaims;
   options: JudgeClaimOptions;
@@ -33,6 +38,7 @@ export interface FactCheckTask {
 export interface AnalysisTasks {
   aiText: { task: AiTextTask; result: AiTextResult };
   plagiarism: { task: PlagiarismTask; result: PlagiarismV2Result };
+  factClaims: { task: FactClaimsTask; result: CheckableClaims };
   factCheck: { task: FactCheckTask; result: FactCheckResult };
 }
 
@@ -61,6 +67,11 @@ export function aiText(task: AiTextTask): Promise<TaskOutcome<AiTextResult>> {
 /** Piscina task handler `plagiarism`: aligns the text with the sources found on the caller's thread. */
 export function plagiarism(task: PlagiarismTask): Promise<TaskOutcome<PlagiarismV2Result>> {
   return settle(() => checkPlagiarism(task.text, { ...task.options, providers: [new FoundSourcesProvider(task.found)] }));
+}
+
+/** Piscina task handler `factClaims`: the check-worthy claims of a text (the word vectors load once per thread). */
+export function factClaims(task: FactClaimsTask): Promise<TaskOutcome<CheckableClaims>> {
+  return settle(() => findCheckableClaims(task.text, task.options));
 }
 
 /** Piscina task handler `factCheck`: judges the claims gathered on the caller's thread. */
