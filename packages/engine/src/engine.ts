@@ -6,6 +6,10 @@ import { FeatureRegistry } from './registry.js';
 import { fetchRemote } from './remote.js';
 import { validateRequest } from './validate.js';
 import { builtinFeatures } from './features/index.js';
+import { sharedAnalysisPool } from './pool/analysisPool.js';
+import type { AnalysisPool, AnalysisPoolOptions } from './pool/analysisPool.js';
+import { inThreadRunner, pooledRunner } from './pool/analysisRunner.js';
+import type { AnalysisRunner } from './pool/analysisRunner.js';
 import { lazyServices } from './services.js';
 import type { EngineServices, EngineServicesOptions } from './services.js';
 
@@ -28,6 +32,32 @@ export interface EngineOptions {
    * @default empty in-memory collections
    */
   services?: EngineServicesOptions;
+  /**
+   * Where AI-text detection, plagiarism alignment and fact-check judging run.
+   * @default { mode: 'pool' } (`mode: 'thread'` when the environment sets CONTENT_ANALYSIS_POOL=0)
+   */
+  analysis?: AnalysisOptions;
+}
+
+/** Where the CPU-heavy analyses run; see `analysisMode` for the default mode. */
+export interface AnalysisOptions extends AnalysisPoolOptions {
+  /**
+   * `pool`: in worker threads, the event loop stays free; `thread`: on the calling thread (embedders, comparison).
+   * @default 'pool', or 'thread' when CONTENT_ANALYSIS_POOL=0
+   */
+  mode?: 'pool' | 'thread';
+  /**
+   * The pool to use instead of the process-wide one of this size (`sharedAnalysisPool`); its owner closes it.
+   * @default undefined
+   */
+  pool?: AnalysisPool;
+}
+
+/** The mode of `options`, else the environment's (`CONTENT_ANALYSIS_POOL=0` selects the calling thread). */
+export function analysisMode(options: AnalysisOptions = {}, env: NodeJS.ProcessEnv = process.env): 'pool' | 'thread' {
+  const mode = options.mode ?? (env.CONTENT_ANALYSIS_POOL === '0' ? 'thread' : 'pool');
+  if (mode !== 'pool' && mode !== 'thread') throw new RangeError(`Expected 'pool' or 'thread' for analysis.mode but received ${String(mode)}`);
+  return mode;
 }
 
 export interface ExecuteOptions {
@@ -65,8 +95,19 @@ export class Engine {
   readonly #fetchDefaults: GuardedFetchOptions;
   /** Plagiarism sources and fact-check evidence, created on first use. */
   readonly services: () => EngineServices;
+  /** Where the CPU-heavy analyses run; a pooled engine's pool is created on its first analysis. */
+  readonly analysis: AnalysisRunner;
 
   constructor(options: EngineOptions = {}) {
+    const analysis = options.analysis ?? {};
+    if (analysisMode(analysis) === 'thread') {
+      this.analysis = inThreadRunner;
+    } else {
+      const { mode: _mode, pool, ...sizing } = analysis;
+      // Sizes are checked now; the pool's threads start on its first task.
+      const chosen = pool ?? sharedAnalysisPool(sizing);
+      this.analysis = pooledRunner(() => chosen);
+    }
     this.services = lazyServices(options.services ?? {});
     this.features = new FeatureRegistry(options.features ?? builtinFeatures());
     this.ledger = options.ledger;
@@ -85,6 +126,7 @@ export class Engine {
       signal: abort,
       fetchOptions: { ...this.#fetchDefaults, signal: abort },
       services: this.services,
+      analysis: this.analysis,
       fetchRemote: (url, options) =>
         fetchRemote(url, {
           ...this.#fetchDefaults,

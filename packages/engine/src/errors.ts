@@ -112,3 +112,19 @@ export function toApiError(error: unknown): ApiError {
   }
   return new ApiError('INTERNAL_SERVER_ERROR', undefined, { cause: error });
 }
+
+/**
+ * An error thrown by an analysis in a worker thread, rebuilt on the caller's thread with the original's name, message,
+ * stable `code` and `field`, so that it is mapped to the same ApiError as the in-thread error would be.
+ */
+export class AnalysisTaskError extends Error {
+  readonly code: string | undefined;
+  readonly field: string | undefined;
+
+  constructor(error: { name: string; message: string; code: string | undefined; field: string | undefined }) {
+    super(error.message);
+    this.name = error.name;
+    this.code = error.code;
+    this.field = error.field;
+  }
+}

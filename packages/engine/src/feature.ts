@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import type { FetchedResource, GuardedFetchOptions } from '@content-analysis/fetch';
+import type { AnalysisRunner } from './pool/analysisRunner.js';
 import type { EngineServices } from './services.js';
 
 /** Names of the two credit fields of a result; they differ per endpoint (spec, "Credit accounting fields"). */
@@ -25,6 +26,8 @@ export interface FeatureContext {
   readonly fetchOptions: GuardedFetchOptions;
   /** Plagiarism sources and fact-check evidence. */
   services(): EngineServices;
+  /** Where the CPU-heavy analyses run (the engine's worker pool, or this thread). */
+  readonly analysis: AnalysisRunner;
 }
 
 /**

@@ -1,6 +1,11 @@
-export { Engine } from './engine.js';
-export type { EngineOptions, ExecuteOptions, ExecuteOutcome, RunOutcome } from './engine.js';
+export { analysisMode, Engine } from './engine.js';
+export type { AnalysisOptions, EngineOptions, ExecuteOptions, ExecuteOutcome, RunOutcome } from './engine.js';
+export { AnalysisPool, analysisWorkerFilename, DEFAULT_MAX_QUEUE, defaultAnalysisThreads, sharedAnalysisPool } from './pool/analysisPool.js';
+export type { AnalysisPoolOptions } from './pool/analysisPool.js';
+export { inThreadRunner, pooledRunner } from './pool/analysisRunner.js';
+export type { AnalysisRunner } from './pool/analysisRunner.js';
 export {
+  AnalysisTaskError,
   ApiError,
   ADVANCED_ERROR,
   DEFAULT_DESCRIPTION,

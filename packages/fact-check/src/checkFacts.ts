@@ -1,7 +1,7 @@
 import { countWords } from '@content-analysis/credits';
 import { detectLanguage } from './detectLanguage.js';
 import { InvalidArgumentError } from './errors.js';
-import { EvidenceStore } from './evidenceStore.js';
+import { EvidenceStore, type EvidencePassage } from './evidenceStore.js';
 import { extractClaims } from './extractClaims.js';
 import { EvidenceGatherer } from './gatherEvidence.js';
 import { judgeClaim, type JudgeClaimOptions } from './judgeClaim.js';
@@ -73,15 +73,47 @@ export interface FactCheckResult {
 }
 
 /**
+ * The check-worthy claims of a text (plain data, so it can cross to a worker thread): its sentences and the claims
+ * extracted from them, best first.
+ */
+export interface CheckableClaims {
+  text: string;
+  language: FactCheckLanguage;
+  input: 'text' | 'file' | 'website';
+  sentences: Array<{ id: number; text: string }>;
+  claims: Array<{ sentenceId: number; sentence: string; claim: string }>;
+}
+
+/** {@link CheckableClaims} with the evidence passages found for each claim. */
+export interface GatheredClaims extends CheckableClaims {
+  claims: Array<{ sentenceId: number; sentence: string; claim: string; passages: EvidencePassage[] }>;
+}
+
+/** The options of {@link findCheckableClaims}: those of checkFacts that are plain data. */
+export type FindClaimsOptions = Omit<CheckFactsOptions, 'store' | 'searchProvider' | 'signal'>;
+
+/**
  * Checks the facts of a text: splits it into sentences, extracts at most 12 check-worthy claims (best first), finds
  * evidence passages for each in the store (and the search provider when given) and judges each claim with the
- * entailment model. Each claim's `id` is the id of its sentence in `sentences`.
+ * entailment model. Each claim's `id` is the id of its sentence in `sentences`. Its three steps are exported so that
+ * the CPU-bound ones can run in a worker thread: `judgeClaims(await gatherClaimEvidence(await
+ * findCheckableClaims(text, options), options), options)` is the same.
  */
 export async function checkFacts(text: string, options: CheckFactsOptions): Promise<FactCheckResult> {
+  expectStore(options);
+  const found = await findCheckableClaims(text, options);
+  return judgeClaims(await gatherClaimEvidence(found, options), options);
+}
+
+function expectStore(options: CheckFactsOptions): void {
+  if (!(options?.store instanceof EvidenceStore)) throw new InvalidArgumentError('store', 'an EvidenceStore', options?.store);
+}
+
+/** Step 1 of {@link checkFacts}: validates, splits the text into sentences and extracts its check-worthy claims. */
+export async function findCheckableClaims(text: string, options: FindClaimsOptions): Promise<CheckableClaims> {
   if (typeof text !== 'string' || text.trim().length === 0) throw new InvalidArgumentError('text', 'a non-empty string', text);
   const maxChars = options?.maxChars ?? 10_000;
   if (text.length > maxChars) throw new InvalidArgumentError('text', `a string of at most ${maxChars} characters`, text);
-  if (!(options?.store instanceof EvidenceStore)) throw new InvalidArgumentError('store', 'an EvidenceStore', options?.store);
   const requested = options.language ?? 'auto';
   if (requested !== 'auto' && !isFactCheckLanguage(requested)) {
     throw new InvalidArgumentError('language', '"auto" or a supported 2-letter language code', requested);
@@ -91,18 +123,45 @@ export async function checkFacts(text: string, options: CheckFactsOptions): Prom
   const language: FactCheckLanguage = requested === 'auto' ? detectLanguage(text) : requested;
 
   const sentences = segmentSentences(text);
-  const vectors = loadWordVectors();
-  const extracted = await extractClaims(sentences, vectors, { maxClaims, minCheckWorthiness: options.minCheckWorthiness ?? 0.4 });
+  const extracted = await extractClaims(sentences, loadWordVectors(), { maxClaims, minCheckWorthiness: options.minCheckWorthiness ?? 0.4 });
+  return {
+    text,
+    language,
+    input: options.input ?? 'text',
+    sentences: sentences.map(({ id, text: sentence }) => ({ id, text: sentence })),
+    claims: extracted.map(({ sentenceId, sentence, claim }) => ({ sentenceId, sentence, claim })),
+  };
+}
+
+/**
+ * Step 2 of {@link checkFacts}: the evidence passages of each claim, from the store and the search provider (read
+ * here, so this step runs where they live).
+ */
+export async function gatherClaimEvidence(
+  found: CheckableClaims,
+  options: Pick<CheckFactsOptions, 'store' | 'searchProvider' | 'signal'>,
+): Promise<GatheredClaims> {
+  expectStore(options as CheckFactsOptions);
   const gatherer = new EvidenceGatherer({
     store: options.store,
-    language,
+    language: found.language,
     ...(options.searchProvider ? { searchProvider: options.searchProvider } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  const claims: FactCheckClaim[] = [];
-  for (const claim of extracted) {
+  const claims: GatheredClaims['claims'] = [];
+  for (const claim of found.claims) {
     const { passages } = await gatherer.gather(claim.claim);
-    const judgement = await judgeClaim(claim.claim, passages, vectors, options);
+    claims.push({ ...claim, passages });
+  }
+  return { ...found, claims };
+}
+
+/** Step 3 of {@link checkFacts}: judges each gathered claim with the entailment model; reads no store. */
+export async function judgeClaims(gathered: GatheredClaims, options: JudgeClaimOptions = {}): Promise<FactCheckResult> {
+  const vectors = loadWordVectors();
+  const claims: FactCheckClaim[] = [];
+  for (const claim of gathered.claims) {
+    const judgement = await judgeClaim(claim.claim, claim.passages, vectors, options);
     claims.push({
       id: claim.sentenceId,
       sentence: claim.sentence,
@@ -120,10 +179,10 @@ export async function checkFacts(text: string, options: CheckFactsOptions): Prom
     claims,
     score,
     claimsCount: claims.length,
-    text,
-    sentences: sentences.map(({ id, text: sentence }) => ({ id, text: sentence })),
-    input: options.input ?? 'text',
-    language,
-    wordCount: countWords(text),
+    text: gathered.text,
+    sentences: gathered.sentences,
+    input: gathered.input,
+    language: gathered.language,
+    wordCount: countWords(gathered.text),
   };
 }

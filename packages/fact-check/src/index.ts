@@ -2,8 +2,8 @@ export { alignPair } from './alignPair.js';
 export type { Alignment } from './alignPair.js';
 export { Bm25Index } from './bm25.js';
 export type { Bm25Options } from './bm25.js';
-export { checkFacts } from './checkFacts.js';
-export type { CheckFactsOptions, FactCheckClaim, FactCheckResult } from './checkFacts.js';
+export { checkFacts, findCheckableClaims, gatherClaimEvidence, judgeClaims } from './checkFacts.js';
+export type { CheckableClaims, CheckFactsOptions, FactCheckClaim, FactCheckResult, FindClaimsOptions, GatheredClaims } from './checkFacts.js';
 export {
   CHECK_WORTHINESS_CUE_FEATURES, CHECK_WORTHINESS_FEATURE_COUNT, checkWorthinessFeatures,
 } from './checkWorthinessFeatures.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkFacts } from '../src/checkFacts.js';
+import { checkFacts, findCheckableClaims, gatherClaimEvidence, judgeClaims } from '../src/checkFacts.js';
 import { InvalidArgumentError } from '../src/errors.js';
 import { EvidenceStore } from '../src/evidenceStore.js';
 import type { WebSearchProvider } from '../src/searchProvider.js';
@@ -94,5 +94,13 @@ describe('checkFacts', () => {
     await expect(checkFacts(TEXT, { store, language: 'xx' })).rejects.toMatchObject({ field: 'language' });
     await expect(checkFacts(TEXT, { store: {} as never })).rejects.toMatchObject({ field: 'store' });
     await expect(checkFacts(TEXT, { store, maxClaims: 13 })).rejects.toMatchObject({ field: 'maxClaims' });
+  });
+
+  it('is its three steps, whose results are plain data (structured-clone safe)', async () => {
+    const found = await findCheckableClaims(TEXT, {});
+    expect(structuredClone(found)).toEqual(found);
+    const gathered = await gatherClaimEvidence(found, { store });
+    expect(structuredClone(gathered)).toEqual(gathered);
+    expect(await judgeClaims(gathered)).toEqual(await checkFacts(TEXT, { store }));
   });
 });

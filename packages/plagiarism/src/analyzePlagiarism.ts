@@ -56,8 +56,17 @@ function resolveLanguage(language: unknown, text: string): PlagiarismLanguage {
   return language;
 }
 
-/** Validates the request, finds candidate sources and aligns the input with each of them. */
-export async function analyzePlagiarism(text: string, options: CheckPlagiarismOptions = {}): Promise<PlagiarismAnalysis> {
+/** What both halves of the check read: the validated options and the analysed input. */
+interface PreparedCheck {
+  language: PlagiarismLanguage;
+  synonyms: boolean;
+  rules: ReturnType<typeof parseExcludedSources>;
+  alignment: typeof DEFAULT_ALIGNMENT_OPTIONS;
+  input: AnalyzedText;
+}
+
+/** `withSynsets`: the alignment reads the input's WordNet synsets; finding sources does not (fingerprints are stems). */
+function prepareCheck(text: unknown, options: CheckPlagiarismOptions, withSynsets: boolean): PreparedCheck & { text: string } {
   if (typeof text !== 'string') throw new InvalidArgumentError('text', 'a string', text);
   const bounds = options.bounds ?? PLAGIARISM_TEXT_BOUNDS.v2Chars;
   if (text.length < bounds.min || text.length > bounds.max) throw new TextLengthError(text.length, bounds.min, bounds.max, 'characters');
@@ -66,9 +75,12 @@ export async function analyzePlagiarism(text: string, options: CheckPlagiarismOp
   const synonyms = options.synonyms ?? true;
   if (typeof synonyms !== 'boolean') throw new InvalidArgumentError('synonyms', 'a boolean', synonyms);
   const alignment = { ...DEFAULT_ALIGNMENT_OPTIONS, ...options.alignment };
-  const candidates = { ...DEFAULT_CANDIDATE_OPTIONS, ...options.candidates };
+  return { text, language, synonyms, rules, alignment, input: analyzeText(text, language, synonyms && withSynsets) };
+}
 
-  const input = analyzeText(text, language, synonyms);
+async function gatherSources(text: string, prepared: PreparedCheck, options: CheckPlagiarismOptions): Promise<FoundSource[]> {
+  const { input, language } = prepared;
+  const candidates = { ...DEFAULT_CANDIDATE_OPTIONS, ...options.candidates };
   const providers: SourceProvider[] = [];
   if (options.index !== undefined) providers.push(new IndexSourceProvider(options.index));
   providers.push(...(options.providers ?? []));
@@ -77,13 +89,32 @@ export async function analyzePlagiarism(text: string, options: CheckPlagiarismOp
     const sources = await provider.findSources({ text, language, candidates, fingerprints: (fp) => fingerprintsOf(input, fp) });
     for (const source of sources) if (!found.has(source.document.url)) found.set(source.document.url, source);
   }
+  return [...found.values()];
+}
+
+/**
+ * The candidate sources `analyzePlagiarism` would align `text` with (`options.index`, then `options.providers`, one
+ * per URL), after the same validation, without reading WordNet (fingerprints are made of stems). With `FoundSourcesProvider` they let the alignment run where the index is not
+ * (a worker thread) with the same result: `checkPlagiarism(text, {...options, index: undefined, providers: [new
+ * FoundSourcesProvider(found)]})`.
+ */
+export async function findSources(text: string, options: CheckPlagiarismOptions = {}): Promise<FoundSource[]> {
+  const prepared = prepareCheck(text, options, false);
+  return gatherSources(prepared.text, prepared, options);
+}
+
+/** Validates the request, finds candidate sources and aligns the input with each of them. */
+export async function analyzePlagiarism(text: string, options: CheckPlagiarismOptions = {}): Promise<PlagiarismAnalysis> {
+  const prepared = prepareCheck(text, options, true);
+  const { language, synonyms, rules, alignment, input } = prepared;
+  const found = await gatherSources(prepared.text, prepared, options);
 
   const citedSites = findCitedSites(text);
   const quotes = quotedRanges(text);
   const vocabulary = new Map<string, number>();
   const inputWords = wordFeatures(input, vocabulary);
   const matches: SourceMatch[] = [];
-  for (const source of found.values()) {
+  for (const source of found) {
     if (source.canAccess === false) continue;
     const analyzed = analyzeText(source.document.text, language, synonyms);
     const sourceWords = wordFeatures(analyzed, vocabulary);

@@ -1,5 +1,5 @@
 export { checkPlagiarism, checkPlagiarismV1 } from './checkPlagiarism.js';
-export { analyzePlagiarism } from './analyzePlagiarism.js';
+export { analyzePlagiarism, findSources } from './analyzePlagiarism.js';
 export type { PassageMatch, PlagiarismAnalysis, SourceMatch } from './analyzePlagiarism.js';
 export { buildV2Result } from './buildV2Result.js';
 export type { BuildV2Options } from './buildV2Result.js';
@@ -13,7 +13,7 @@ export type { CandidateOptions, IndexCandidate, SourceIndexOptions } from './sou
 export { MemoryDocumentStore } from './documentStore.js';
 export type { DocumentStore, StoredDocument } from './documentStore.js';
 export { SqliteDocumentStore } from './sqliteDocumentStore.js';
-export { DocumentsSourceProvider, IndexSourceProvider } from './sourceProviders.js';
+export { DocumentsSourceProvider, FoundSourcesProvider, IndexSourceProvider } from './sourceProviders.js';
 export type { FoundSource, SourceProvider, SourceQuery } from './sourceProviders.js';
 export { documentFromRecord, loadFolderDocuments, loadJsonlDocuments } from './loadDocuments.js';
 export { DEFAULT_WEB_SEARCH_SOURCE_OPTIONS, searchQueries, WebSearchSourceProvider } from './webSearch.js';

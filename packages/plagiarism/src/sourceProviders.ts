@@ -56,3 +56,17 @@ export class DocumentsSourceProvider extends IndexSourceProvider {
     super(index, id);
   }
 }
+
+/** Sources found already (`findSources`), returned as they are: the alignment of a worker thread reads no index. */
+export class FoundSourcesProvider implements SourceProvider {
+  readonly id = 'found';
+  private readonly found: readonly FoundSource[];
+
+  constructor(found: readonly FoundSource[]) {
+    this.found = found;
+  }
+
+  findSources(): FoundSource[] {
+    return [...this.found];
+  }
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  checkPlagiarism, checkPlagiarismV1, InvalidExcludedSourceError, SourceIndex, TextLengthError, toV1Result,
+  checkPlagiarism, checkPlagiarismV1, findSources, FoundSourcesProvider, InvalidExcludedSourceError, SourceIndex, TextLengthError, toV1Result,
   UnsupportedLanguageError,
 } from '../src/index.js';
 // The engine's result schemas, read from its sources: the results must parse with them.
@@ -20,6 +20,17 @@ function collection(): SourceIndex {
 const withCredits = (r: object) => ({ ...r, credits_used: 0, credits_remaining: 0 });
 
 describe('checkPlagiarism', () => {
+  it('gives the same result from the sources found apart (findSources, FoundSourcesProvider)', async () => {
+    const text = FILLER + VOLCANO.slice(0, VOLCANO.indexOf('Eruptions') - 1) + ' ' + BEES.slice(0, 200) + FILLER;
+    const now = () => new Date(Date.UTC(2026, 0, 1));
+    const index = collection();
+    const found = await findSources(text, { index });
+    expect(found.map((f) => f.document.url).sort()).toEqual(['https://bees.example.net/a', 'https://www.geo.example.org/volcano']);
+    expect(structuredClone(found)).toEqual(found);
+    const apart = await checkPlagiarism(text, { providers: [new FoundSourcesProvider(found)], now });
+    expect(apart).toEqual(await checkPlagiarism(text, { index, now }));
+  });
+
   it('finds a verbatim passage with exact offsets and identical words', async () => {
     const copied = VOLCANO.slice(0, VOLCANO.indexOf('Eruptions') - 1);
     const text = FILLER + copied + ' ' + FILLER;

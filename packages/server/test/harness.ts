@@ -26,6 +26,7 @@ export async function startHarness(
     server?: Omit<ApiServerOptions, 'engine'>;
     fetch?: EngineOptions['fetch'];
     services?: EngineOptions['services'];
+    analysis?: EngineOptions['analysis'];
     ledger?: Ledger;
   } = {},
 ): Promise<Harness> {
@@ -35,6 +36,7 @@ export async function startHarness(
     features: options.features ?? [textCompareFeature],
     fetch: options.fetch ?? {},
     ...(options.services ? { services: options.services } : {}),
+    ...(options.analysis ? { analysis: options.analysis } : {}),
   });
   const server = createApiServer({ engine, rateLimit: false, log: () => undefined, ...options.server });
   const { url } = await listen(server, 0);

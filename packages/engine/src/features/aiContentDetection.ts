@@ -1,6 +1,5 @@
 import * as z from 'zod';
 import { countWords } from '@content-analysis/credits';
-import { detectAiText } from '@content-analysis/classifiers';
 import type { AiTextResult } from '@content-analysis/classifiers';
 import { callerError } from '../callerError.js';
 import { defineFeature, SNAKE_CASE_CREDITS } from '../feature.js';
@@ -34,11 +33,11 @@ export const aiContentDetectionFeature = defineFeature<AiContentDetectionRequest
       cost: countWords(text),
       analyse: async () => {
         try {
-          const result = await detectAiText(text, {
+          const result = await context.analysis.detectAiText(text, {
             sentences: request.sentences,
             language: request.language,
             ...(request.version === undefined ? {} : { version: request.version }),
-          });
+          }, context.signal);
           const { score, sentences, attack_detected, readability_score, version, language, confidence } = result;
           return {
             score: roundScore(score),

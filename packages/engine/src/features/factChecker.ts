@@ -1,5 +1,4 @@
 import { countWords, factCheckCredits } from '@content-analysis/credits';
-import { checkFacts } from '@content-analysis/fact-check';
 import type { FactCheckResult } from '@content-analysis/fact-check';
 import { callerError } from '../callerError.js';
 import { ApiError } from '../errors.js';
@@ -30,7 +29,7 @@ export const factCheckerFeature = defineFeature<FactCheckerRequest, FactCheckAna
       analyse: async () => {
         const { store, searchProvider } = context.services().evidence;
         try {
-          const { status: _status, ...result } = await checkFacts(text, {
+          const { status: _status, ...result } = await context.analysis.checkFacts(text, {
             store,
             language: request.language,
             input,

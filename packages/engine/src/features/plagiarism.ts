@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { countWords, plagiarismCredits } from '@content-analysis/credits';
-import { checkPlagiarism, parseExcludedSources, toV1Result } from '@content-analysis/plagiarism';
+import { parseExcludedSources, toV1Result } from '@content-analysis/plagiarism';
 import type { PlagiarismV2Result } from '@content-analysis/plagiarism';
 import { callerError } from '../callerError.js';
 import { ApiError } from '../errors.js';
@@ -24,7 +24,7 @@ async function scan(
 ): Promise<PlagiarismV2Result> {
   const { index, providers } = context.services().plagiarism;
   try {
-    return await checkPlagiarism(text, {
+    return await context.analysis.checkPlagiarism(text, {
       index,
       providers,
       excludedSources: options.excludedSources,
@@ -32,7 +32,7 @@ async function scan(
       inputType: options.inputType,
       // The engine has applied the endpoint's bounds to the text it resolved.
       bounds: { min: 1, max: Number.MAX_SAFE_INTEGER },
-    });
+    }, context.signal);
   } catch (error) {
     throw callerError(error, CALLER_ERRORS);
   }

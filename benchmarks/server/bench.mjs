@@ -1,0 +1,120 @@
+// GET /health latency and AI-text throughput of the HTTP API under load, with the analysis pool and with the
+// analyses on the main thread (the baseline), measured in the same run. Each mode runs a server in a child process on
+// 127.0.0.1 (a free port), warms it up, then sends `--requests` concurrent `--chars`-character POST
+// /v2/ai-content-detection requests while this process polls GET /health every 10 ms until the last answer.
+// Usage: node scripts/setup.mjs && node benchmarks/server/bench.mjs [--requests 50] [--chars 10000] [--rounds 10]
+import { fork } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+const arg = (name, fallback) => {
+  const at = process.argv.indexOf(`--${name}`);
+  const value = at === -1 ? fallback : Number(process.argv[at + 1]);
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`Expected positive integer for --${name} but received ${process.argv[at + 1]}`);
+  return value;
+};
+
+// Prose written for the AI-text benchmark; numbered parts so the text does not repeat exactly.
+const PROSE =
+  'The library on Elm Street opened an hour late on Monday because the heating had failed over the weekend. ' +
+  'Staff wrapped themselves in coats and handed out blankets to the few readers who came in anyway. ' +
+  'By noon a technician had found the fault, a cracked valve in a boiler older than most of the staff. ' +
+  'The council says a replacement is planned for next spring, though it said the same thing two years ago. ';
+const textOf = (chars) => {
+  let out = '';
+  for (let i = 1; out.length < chars; i++) out += `Part ${i}. ${PROSE}\n\n`;
+  return out.slice(0, chars);
+};
+
+if (process.argv[2] === '--serve') await serve(process.argv[3]);
+else await measure();
+
+/** The child: a server with an in-memory ledger and one funded account; tells the parent its URL and token. */
+async function serve(mode) {
+  const { MemoryLedger } = await import('../../packages/credits/dist/index.js');
+  const { Engine } = await import('../../packages/engine/dist/index.js');
+  const { createApiServer, listen } = await import('../../packages/server/dist/index.js');
+  const ledger = new MemoryLedger();
+  const account = await ledger.createAccount({ credits: 1e12 });
+  const { token } = await ledger.createToken(account.id);
+  const engine = new Engine({ ledger, analysis: { mode } });
+  const server = createApiServer({ engine, rateLimit: false, log: () => undefined });
+  const { url } = await listen(server, 0, '127.0.0.1');
+  process.send({ url, token });
+  process.on('disconnect', () => process.exit(0));
+}
+
+function quantile(sorted, q) {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
+/** One burst: `requests` concurrent AI-text posts, /health polled every 10 ms while they run. */
+async function burst({ url, token }, text, requests) {
+  const post = () => fetch(`${url}/v2/ai-content-detection`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ text, sentences: true }),
+  }).then(async (r) => { await r.arrayBuffer(); return r.status; });
+  const started = performance.now();
+  let pending = true;
+  const load = Promise.all(Array.from({ length: requests }, post)).then((statuses) => {
+    pending = false;
+    return { statuses, seconds: (performance.now() - started) / 1000 };
+  });
+  const health = [];
+  // Bounded: stops with the burst, or after two minutes whatever happens.
+  while (pending && performance.now() - started < 120_000) {
+    const t = performance.now();
+    const r = await fetch(`${url}/health`);
+    await r.arrayBuffer();
+    health.push(performance.now() - t);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return { ...(await load), health };
+}
+
+async function measureMode(mode, text, requests, rounds) {
+  const child = fork(fileURLToPath(import.meta.url), ['--serve', mode], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  try {
+    const server = await new Promise((resolve, reject) => {
+      child.once('message', resolve);
+      child.once('exit', (code) => reject(new Error(`the ${mode} server exited with ${code}`)));
+    });
+    // Warm-up: the detector's model loads (in the worker, or on the main thread) before anything is timed.
+    await burst(server, text, 4);
+    const health = [];
+    let ok = 0, refused = 0, seconds = 0;
+    for (let round = 0; round < rounds; round++) {
+      const result = await burst(server, text, requests);
+      health.push(...result.health);
+      ok += result.statuses.filter((s) => s === 200).length;
+      refused += result.statuses.filter((s) => s === 503).length;
+      seconds += result.seconds;
+      if (ok + refused !== (round + 1) * requests) throw new Error(`${mode}: unexpected statuses ${result.statuses.join(',')}`);
+    }
+    health.sort((a, b) => a - b);
+    return {
+      mode, samples: health.length, p50: quantile(health, 0.5), p99: quantile(health, 0.99), max: health.at(-1),
+      perSecond: ok / seconds, refused,
+    };
+  } finally {
+    child.disconnect();
+  }
+}
+
+async function measure() {
+  const requests = arg('requests', 50), chars = arg('chars', 10_000), rounds = arg('rounds', 10);
+  const text = textOf(chars);
+  const pool = await measureMode('pool', text, requests, rounds);
+  const thread = await measureMode('thread', text, requests, rounds);
+  console.log(`${rounds} rounds of ${requests} concurrent ${chars}-character AI-text requests, GET /health every 10 ms; ` +
+    `Node ${process.version}, ${availableParallelism()} cores (pool threads: ${Math.max(1, availableParallelism() - 1)})`);
+  console.log('mode'.padEnd(8), 'health p50 ms'.padStart(14), 'p99 ms'.padStart(9), 'max ms'.padStart(9), 'samples'.padStart(8),
+    'AI-text req/s'.padStart(14), '503s'.padStart(6));
+  for (const r of [pool, thread]) {
+    console.log(r.mode.padEnd(8), r.p50.toFixed(1).padStart(14), r.p99.toFixed(1).padStart(9), r.max.toFixed(1).padStart(9),
+      String(r.samples).padStart(8), r.perSecond.toFixed(1).padStart(14), String(r.refused).padStart(6));
+  }
+  console.log(`pool / main thread: health p99 x${(pool.p99 / thread.p99).toFixed(3)}, max x${(pool.max / thread.max).toFixed(3)}, ` +
+    `throughput x${(pool.perSecond / thread.perSecond).toFixed(2)}`);
+}

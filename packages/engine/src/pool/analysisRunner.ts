@@ -1,0 +1,51 @@
+import { detectAiText } from '@content-analysis/classifiers';
+import type { AiTextResult, DetectAiTextOptions } from '@content-analysis/classifiers';
+import { checkFacts, gatherClaimEvidence } from '@content-analysis/fact-check';
+import type { CheckFactsOptions, FactCheckResult } from '@content-analysis/fact-check';
+import { checkPlagiarism, findSources } from '@content-analysis/plagiarism';
+import type { CheckPlagiarismOptions, PlagiarismV2Result } from '@content-analysis/plagiarism';
+import type { AnalysisPool } from './analysisPool.js';
+
+/**
+ * The CPU-heavy analyses of the features, run where the engine decided: on the calling thread, or in the worker
+ * threads of an {@link AnalysisPool} (same inputs, same results). What only the calling thread has (the plagiarism
+ * index and providers, the evidence store, the search provider) is read there; the rest runs in a worker: a fact
+ * check goes to a worker twice (its claims, then its verdicts), the evidence gathered here in between.
+ */
+export interface AnalysisRunner {
+  readonly where: 'pool' | 'thread';
+  /** `signal`: the caller went away; a pooled analysis that has not started yet is dropped. */
+  detectAiText(text: string, options: DetectAiTextOptions, signal?: AbortSignal): Promise<AiTextResult>;
+  checkPlagiarism(text: string, options: CheckPlagiarismOptions, signal?: AbortSignal): Promise<PlagiarismV2Result>;
+  /** `options.signal` cancels the search provider's calls and drops a pooled judging that has not started yet. */
+  checkFacts(text: string, options: CheckFactsOptions): Promise<FactCheckResult>;
+}
+
+/** Runs every analysis on the calling thread. */
+export const inThreadRunner: AnalysisRunner = Object.freeze({
+  where: 'thread' as const,
+  detectAiText: (text: string, options: DetectAiTextOptions) => detectAiText(text, options),
+  checkPlagiarism: (text: string, options: CheckPlagiarismOptions) => checkPlagiarism(text, options),
+  checkFacts: (text: string, options: CheckFactsOptions) => checkFacts(text, options),
+});
+
+/** Runs the analyses in the threads of the pool `pool()` returns (called on the first analysis: the pool is lazy). */
+export function pooledRunner(pool: () => AnalysisPool): AnalysisRunner {
+  return {
+    where: 'pool',
+    detectAiText: (text, options, signal) => pool().run('aiText', { text, options }, signal),
+    async checkPlagiarism(text, options, signal) {
+      const found = await findSources(text, options);
+      // A clock does not cross threads: the worker's reads the scan time.
+      const { index: _index, providers: _providers, now: _now, ...plain } = options;
+      return pool().run('plagiarism', { text, found, options: plain }, signal);
+    },
+    async checkFacts(text, options) {
+      // Claims and verdicts are computed in a worker, the evidence is gathered here (the store and the search provider).
+      const { store, searchProvider, signal, ...plain } = options;
+      const found = await pool().run('factClaims', { text, options: plain }, signal);
+      const gathered = await gatherClaimEvidence(found, { store, ...(searchProvider ? { searchProvider } : {}), ...(signal ? { signal } : {}) });
+      return pool().run('factCheck', { gathered, options: plain }, signal);
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import { detectAiText } from '@content-analysis/classifiers';
+import type { AiTextResult, DetectAiTextOptions } from '@content-analysis/classifiers';
+import { findCheckableClaims, judgeClaims } from '@content-analysis/fact-check';
+import type { CheckableClaims, FactCheckResult, FindClaimsOptions, GatheredClaims, JudgeClaimOptions } from '@content-analysis/fact-check';
+import { checkPlagiarism, FoundSourcesProvider } from '@content-analysis/plagiarism';
+import type { CheckPlagiarismOptions, FoundSource, PlagiarismV2Result } from '@content-analysis/plagiarism';
+
+/** What crosses back from a worker: the value, or the error's name, message and stable code (classes do not cross). */
+export type TaskOutcome<T> =
+  | { state: 'completed'; value: T }
+  | { state: 'errored'; error: { name: string; message: string; code: string | undefined; field: string | undefined } };
+
+export interface AiTextTask {
+  text: string;
+  options: DetectAiTextOptions;
+}
+
+/** The plagiarism options that are plain data (no index, providers or clock). */
+export type PlagiarismTaskOptions = Omit<CheckPlagiarismOptions, 'index' | 'providers' | 'now'>;
+
+export interface PlagiarismTask {
+  text: string;
+  found: FoundSource[];
+  options: PlagiarismTaskOptions;
+}
+
+export interface FactClaimsTask {
+  text: string;
+  options: FindClaimsOptions;
+}
+
+export interface FactCheckTask {
+  gathered: GatheredClaims;
+  options: JudgeClaimOptions;
+}
+
+/** The named task handlers of the analysis worker and what each returns. */
+export interface AnalysisTasks {
+  aiText: { task: AiTextTask; result: AiTextResult };
+  plagiarism: { task: PlagiarismTask; result: PlagiarismV2Result };
+  factClaims: { task: FactClaimsTask; result: CheckableClaims };
+  factCheck: { task: FactCheckTask; result: FactCheckResult };
+}
+
+async function settle<T>(work: () => Promise<T>): Promise<TaskOutcome<T>> {
+  try {
+    return { state: 'completed', value: await work() };
+  } catch (error) {
+    const e = error as { name?: unknown; message?: unknown; code?: unknown; field?: unknown } | null;
+    return {
+      state: 'errored',
+      error: {
+        name: typeof e?.name === 'string' ? e.name : 'Error',
+        message: typeof e?.message === 'string' ? e.message : String(error),
+        code: typeof e?.code === 'string' ? e.code : undefined,
+        field: typeof e?.field === 'string' ? e.field : undefined,
+      },
+    };
+  }
+}
+
+/** Piscina task handler `aiText`: the AI-text detector of this thread, its model loaded on the first task. */
+export function aiText(task: AiTextTask): Promise<TaskOutcome<AiTextResult>> {
+  return settle(() => detectAiText(task.text, task.options));
+}
+
+/** Piscina task handler `plagiarism`: aligns the text with the sources found on the caller's thread. */
+export function plagiarism(task: PlagiarismTask): Promise<TaskOutcome<PlagiarismV2Result>> {
+  return settle(() => checkPlagiarism(task.text, { ...task.options, providers: [new FoundSourcesProvider(task.found)] }));
+}
+
+/** Piscina task handler `factClaims`: the check-worthy claims of a text (the word vectors load once per thread). */
+export function factClaims(task: FactClaimsTask): Promise<TaskOutcome<CheckableClaims>> {
+  return settle(() => findCheckableClaims(task.text, task.options));
+}
+
+/** Piscina task handler `factCheck`: judges the claims gathered on the caller's thread. */
+export function factCheck(task: FactCheckTask): Promise<TaskOutcome<FactCheckResult>> {
+  return settle(() => judgeClaims(task.gathered, task.options));
+}
