@@ -6,18 +6,9 @@
 import { Bench } from 'tinybench';
 import { createAiTextDetector, loadModel } from '../../packages/classifiers/dist/index.js';
 import { datasetsRoot, loadRows } from '../../packages/classifiers/training/datasets.mjs';
+import { proseOf } from '../lib/prose.mjs';
 
-// Prose written for this benchmark; numbered parts so the long text does not repeat exactly.
-const PROSE =
-  'The library on Elm Street opened an hour late on Monday because the heating had failed over the weekend. ' +
-  'Staff wrapped themselves in coats and handed out blankets to the few readers who came in anyway. ' +
-  'By noon a technician had found the fault, a cracked valve in a boiler older than most of the staff. ' +
-  'The council says a replacement is planned for next spring, though it said the same thing two years ago. ';
-const textOf = (chars) => {
-  let out = '';
-  for (let i = 1; out.length < chars; i++) out += `Part ${i}. ${PROSE}\n\n`;
-  return out.slice(0, chars);
-};
+const textOf = proseOf;
 
 const versionAt = process.argv.indexOf('--version');
 const version = versionAt === -1 ? undefined : process.argv[versionAt + 1];

@@ -6,6 +6,7 @@
 import { fork } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { proseOf } from '../lib/prose.mjs';
 
 const arg = (name, fallback) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -14,17 +15,7 @@ const arg = (name, fallback) => {
   return value;
 };
 
-// Prose written for the AI-text benchmark; numbered parts so the text does not repeat exactly.
-const PROSE =
-  'The library on Elm Street opened an hour late on Monday because the heating had failed over the weekend. ' +
-  'Staff wrapped themselves in coats and handed out blankets to the few readers who came in anyway. ' +
-  'By noon a technician had found the fault, a cracked valve in a boiler older than most of the staff. ' +
-  'The council says a replacement is planned for next spring, though it said the same thing two years ago. ';
-const textOf = (chars) => {
-  let out = '';
-  for (let i = 1; out.length < chars; i++) out += `Part ${i}. ${PROSE}\n\n`;
-  return out.slice(0, chars);
-};
+const textOf = proseOf;
 
 if (process.argv[2] === '--serve') await serve(process.argv[3]);
 else await measure();

@@ -1,4 +1,4 @@
-import { wordSpansOf } from './words.js';
+import { lowerBound, wordSpansOf } from './words.js';
 
 /**
  * Hashed n-gram profiles of a canonical text (version 2.0.0): every character n-gram of the orders in
@@ -119,18 +119,6 @@ export function ngramPrefix(slots: NgramSlots, weights: Float32Array): NgramPref
   return { char, word, wordStarts: slots.wordStarts, wordCount: slots.wordCount };
 }
 
-/** First word starting at or after character `at` (binary search). */
-function wordAt(starts: Int32Array, count: number, at: number): number {
-  let lo = 0;
-  let hi = count;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (starts[mid]! < at) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /**
  * The two per-length means of a weight table over the characters `[start, end)`: character n-gram weights per
  * character and word n-gram weights per word (0 for a range without words). The training features are the n-gram
@@ -139,8 +127,8 @@ function wordAt(starts: Int32Array, count: number, at: number): number {
 export function ngramRangeMeans(prefix: NgramPrefix, start: number, end: number): [number, number] {
   const chars = end - start;
   const charMean = chars > 0 ? (prefix.char[end]! - prefix.char[start]!) / chars : 0;
-  const a = wordAt(prefix.wordStarts, prefix.wordCount, start);
-  const b = wordAt(prefix.wordStarts, prefix.wordCount, end);
+  const a = lowerBound(prefix.wordStarts, prefix.wordCount, start);
+  const b = lowerBound(prefix.wordStarts, prefix.wordCount, end);
   const words = b - a;
   const wordMean = words > 0 ? (prefix.word[b]! - prefix.word[a]!) / words : 0;
   return [charMean, wordMean];

@@ -1,6 +1,7 @@
 import { deflateRawSync } from 'node:zlib';
 import { FEATURE_NAMES } from './featureNames.js';
 import type { FeatureResources, PreparedDocument } from './prepareDocument.js';
+import { lowerBound } from './words.js';
 
 const MATTR_WINDOW = 50;
 
@@ -116,17 +117,6 @@ export function rangeFeatures(
   out[i++] = lzMachine;
   out[i++] = lzHuman - lzMachine;
   return out;
-}
-
-function lowerBound(values: Int32Array, length: number, target: number): number {
-  let lo = 0;
-  let hi = length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid]! < target) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function count(text: string, ch: string): number {

@@ -27,3 +27,15 @@ export function wordSpansOf(text: string): WordSpans {
   }
   return { starts, ends, count };
 }
+
+/** Index of the first of `values[0..length)` (ascending) that is at least `target`: the first word starting there. */
+export function lowerBound(values: Int32Array, length: number, target: number): number {
+  let lo = 0;
+  let hi = length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid]! < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
