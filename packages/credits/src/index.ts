@@ -12,6 +12,9 @@ export { MemoryLedger } from './memoryLedger.js';
 export { SqliteLedger } from './sqliteLedger.js';
 export type { SqliteLedgerOptions } from './sqliteLedger.js';
 export { SCHEMA_VERSION } from './sqliteSchema.js';
+export { PostgresLedger } from './postgresLedger.js';
+export type { PostgresLedgerOptions } from './postgresLedger.js';
+export { POSTGRES_SCHEMA_VERSION } from './postgresSchema.js';
 export { hashToken, TOKEN_PREFIX } from './tokens.js';
 export {
   BalanceLimitError, DuplicateAccountError, LedgerBusyError, LedgerClosedError, SchemaVersionError,
