@@ -88,7 +88,10 @@ export async function migrate(client: pg.PoolClient, schema: string): Promise<vo
     const exists = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
     if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${quoted}`);
     await client.query(`SET LOCAL search_path TO ${quoted}`);
-    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    // Looked up first too: CREATE TABLE IF NOT EXISTS would still ask for CREATE on the schema.
+    const { rows: [table] } = await client.query<{ found: boolean }>(
+      'SELECT to_regclass($1) IS NOT NULL AS found', [`${quoted}.schema_migrations`]);
+    if (!table?.found) await client.query(`CREATE TABLE schema_migrations (
       version integer PRIMARY KEY,
       name text NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT now()
