@@ -26,6 +26,19 @@ describe('extractHtml', () => {
     expect(extractHtml(bytes).text).toBe('Straße');
   });
 
+  // Found by the fuzzer (scripts/fuzz): a page without an <html> element threw a TypeError (500 on the API).
+  it('reads plain text served as HTML, and a fragment without <html>, as a browser would', () => {
+    expect(extractHtml(Buffer.from('Plain words & more words, served as text/html.')).text).toBe('Plain words & more words, served as text/html.');
+    expect(extractHtml('<!DOCTYPE html>Text after a doctype alone.').text).toBe('Text after a doctype alone.');
+    expect(extractHtml('<p>A fragment of one paragraph.</p><p>And a second one.</p>').text).toBe('A fragment of one paragraph.\n\nAnd a second one.');
+  });
+
+  it('fails with NO_TEXT, not a crash, on an empty page and on a comment alone', () => {
+    for (const page of ['', '<!-- nothing -->', '  \n ']) {
+      expect(() => extractHtml(page)).toThrow(expect.objectContaining({ code: 'NO_TEXT' }));
+    }
+  });
+
   it('fails with NO_TEXT on a page without text', () => {
     expect(() => extractHtml('<html><body><script>var a = 1;</script></body></html>')).toThrow(expect.objectContaining({ code: 'NO_TEXT' }));
   });

@@ -101,6 +101,26 @@ describe('extractPdf', () => {
     });
   });
 
+  // Found by the fuzzer (scripts/fuzz): pdf.js prefetched the page tree's kids and left the promise of one whose
+  // xref entry is broken unhandled, an unhandled rejection in the server's process (patches/pdfjs-dist@5.6.205.patch).
+  it('leaves no unhandled rejection behind on a page tree whose kid has a broken xref entry', async () => {
+    const bytes = Buffer.from(fixture('hostile/many-pages.pdf'));
+    expect(bytes.toString('latin1', 221_480, 221_487)).toBe('4 0 obj'); // object 1924, a page
+    bytes[221_486] = 0x68; // `obj` -> `obh`
+    expect(bytes.toString('latin1', 251_970, 251_980)).toBe('0000131169');
+    bytes[251_977] = 0x33; // an xref offset -> `0000131369`
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      await extractPdf(bytes).catch((error: unknown) => expect(error).toBeInstanceOf(DocumentError));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+    expect(unhandled).toEqual([]);
+  });
+
   it('reads only the real pages of a page tree that claims a million', async () => {
     const result = await extractPdf(fixture('hostile/huge-page-count.pdf'));
     expect(result.pages).toHaveLength(2);

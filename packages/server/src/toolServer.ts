@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, InitializeRequestSchema, ListToolsRequestSchema, PingRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { ApiError, toApiError, toJsonSchema, validateRequest } from '@content-analysis/engine';
@@ -62,19 +62,50 @@ function toolCallParamsProblem(params: unknown): string | undefined {
   return undefined;
 }
 
+/** The SDK's schema of each request the server answers: their params are checked before the SDK sees them. */
+const REQUEST_SCHEMAS: Readonly<Record<string, { safeParse(value: unknown): { success: boolean; error?: { issues: ReadonlyArray<{ path: readonly PropertyKey[]; message: string }> } } }>> = {
+  initialize: InitializeRequestSchema,
+  ping: PingRequestSchema,
+  'tools/list': ListToolsRequestSchema,
+  'tools/call': CallToolRequestSchema,
+};
+
+/** What is wrong with the params of a request or notification, or undefined when nothing is. */
+function paramsProblem(message: Record<string, unknown>): string | undefined {
+  if (message.method === 'tools/call') {
+    const problem = toolCallParamsProblem(message.params);
+    if (problem !== undefined) return problem;
+  }
+  const { params } = message;
+  if ('params' in message && (params === null || typeof params !== 'object' || Array.isArray(params))) {
+    return `params must be an object but received ${described(params)}`;
+  }
+  const parsed = REQUEST_SCHEMAS[message.method as string]?.safeParse(message);
+  if (parsed === undefined || parsed.success) return undefined;
+  const issue = parsed.error?.issues[0];
+  return issue ? `${issue.path.map(String).join('.') || 'params'}: ${issue.message}` : 'params are not valid';
+}
+
 /**
- * Takes the `tools/call` requests whose params have the wrong shape out of the SDK's way: their params become a
- * well-formed placeholder and the problem is kept by request id, for the handler to answer "Invalid params".
+ * Takes the requests whose params have the wrong shape out of the SDK's way. The SDK answers params that are not
+ * an object with "Parse error" (the body parsed fine), and params its schema refuses with an internal error and a
+ * raw validation dump; both are the caller's mistake. Such a request becomes a well-formed `tools/call` with the
+ * same id, whose handler answers "Invalid params" with the problem kept here; a notification loses its params
+ * (nothing answers a notification).
  */
-function setAsideBadToolCalls(messages: unknown[]): { messages: unknown[]; problems: Map<unknown, string> } {
+function setAsideBadParams(messages: unknown[]): { messages: unknown[]; problems: Map<unknown, string> } {
   const problems = new Map<unknown, string>();
   const kept = messages.map((message) => {
     const m = message as Record<string, unknown>;
-    if (m.method !== 'tools/call' || !('id' in m)) return message;
-    const problem = toolCallParamsProblem(m.params);
+    if (typeof m.method !== 'string') return message;
+    const problem = paramsProblem(m);
     if (problem === undefined) return message;
+    if (!('id' in m)) {
+      const { params: _dropped, ...notification } = m;
+      return notification;
+    }
     problems.set(m.id, problem);
-    return { ...m, params: { name: '', arguments: {} } };
+    return { jsonrpc: '2.0', id: m.id, method: 'tools/call', params: { name: '', arguments: {} } };
   });
   return { messages: kept, problems };
 }
@@ -169,7 +200,7 @@ export async function handleToolServer(req: IncomingMessage, res: ServerResponse
 
   const wantsStream = /\btext\/event-stream\b/i.test(req.headers.accept ?? '');
   const headerToken = bearerToken(req);
-  const { messages: checked, problems } = setAsideBadToolCalls(messages);
+  const { messages: checked, problems } = setAsideBadParams(messages);
   const server = mcpServer(context, headerToken, req, problems);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !wantsStream });
   const abort = new AbortController();

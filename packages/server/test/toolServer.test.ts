@@ -216,6 +216,37 @@ describe('the JSON-RPC envelope over plain HTTP', () => {
     expect(body[2].result.tools[0].name).toBe('text-compare');
   });
 
+  // Found by the fuzzer (scripts/fuzz): the SDK answered these with -32603 and a raw validation dump, or with
+  // "Parse error" for a body that parsed.
+  it('answers other methods with bad params with Invalid params, not an internal or a parse error', async () => {
+    const response = await rpc([
+      { jsonrpc: '2.0', id: 21, method: 'initialize' },
+      { jsonrpc: '2.0', id: 22, method: 'tools/list', params: { cursor: 5 } },
+      { jsonrpc: '2.0', id: 23, method: 'ping', params: 'x' },
+      { jsonrpc: '2.0', id: 24, method: 'tools/call', params: { name: 'text-compare', arguments: {}, _meta: 5 } },
+      { jsonrpc: '2.0', id: 25, method: 'tools/list' },
+    ]);
+    expect(response.status).toBe(200);
+    const body = ((await response.json()) as any[]).sort((a, b) => a.id - b.id);
+    expect(body.slice(0, 4)).toEqual([
+      { jsonrpc: '2.0', id: 21, error: { code: -32602, message: 'Invalid params: params: Invalid input: expected object, received undefined' } },
+      { jsonrpc: '2.0', id: 22, error: { code: -32602, message: 'Invalid params: params.cursor: Invalid input: expected string, received number' } },
+      { jsonrpc: '2.0', id: 23, error: { code: -32602, message: 'Invalid params: params must be an object but received "x" of type string' } },
+      { jsonrpc: '2.0', id: 24, error: { code: -32602, message: 'Invalid params: params._meta: Invalid input: expected object, received number' } },
+    ]);
+    expect(body[4].result.tools[0].name).toBe('text-compare');
+  });
+
+  it('answers a single request whose params are not an object with Invalid params', async () => {
+    const response = await rpc({ jsonrpc: '2.0', id: 26, method: 'tools/list', params: 5 });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as any)).toEqual({
+      jsonrpc: '2.0',
+      id: 26,
+      error: { code: -32602, message: 'Invalid params: params must be an object but received 5 of type number' },
+    });
+  });
+
   it('rejects an unknown method with Method not found', async () => {
     const response = await rpc({ jsonrpc: '2.0', id: 6, method: 'resources/list' });
     const body = ((await response.json()) as any);

@@ -33,7 +33,15 @@ export interface DomDocument {
 export const ELEMENT_NODE = 1;
 export const TEXT_NODE = 3;
 
-/** Parses an HTML string into a document (no scripts run, nothing is fetched). */
+/**
+ * Parses an HTML string into a document (no scripts run, nothing is fetched). A page that writes no `<html>` element
+ * (plain text served as HTML, a fragment such as `<p>…</p>`) gets one around it, with a `<body>`, as a browser
+ * implies them: linkedom alone leaves `documentElement` null (and `body` throwing) or the fragment's first element
+ * (and `body` empty).
+ */
 export function parseDocument(html: string): DomDocument {
-  return parseHTML(html).document as unknown as DomDocument;
+  const document = parseHTML(html).document as unknown as { documentElement: DomElement | null };
+  if (document.documentElement?.tagName === 'HTML') return document as DomDocument;
+  const content = html.replace(/^\s*<!doctype[^>]*>/i, '');
+  return parseHTML(`<!DOCTYPE html><html><head></head><body>${content}</body></html>`).document as unknown as DomDocument;
 }
