@@ -43,7 +43,12 @@ export function loadFamilies() {
   const missing = [OUTFOX, BISCOPE].filter((repo) => !existsSync(join(mirrorsPath(), repo)));
   if (missing.length > 0) return `no mirror ${missing.join(', ')} under ${mirrorsPath()} (set CONTENT_ANALYSIS_MIRRORS)`;
   const families = new Map();
+  const seen = new Set();
   const add = (name, text) => {
+    // The BiScope files repeat some texts: each text once.
+    const key = text.toLowerCase().replace(/[^a-z]+/g, ' ').slice(0, 200);
+    if (seen.has(key)) return;
+    seen.add(key);
     if (!families.has(name)) families.set(name, []);
     families.get(name).push(text);
   };
@@ -63,6 +68,19 @@ export function loadFamilies() {
     if (typeof review === 'string' && review.split(/\s+/).length >= 100 && (families.get('yelp')?.length ?? 0) < 250) add('yelp', clean(review));
   }
   return [...families].map(([name, texts]) => ({ name, texts }));
+}
+
+/** Length of the shared word runs that make two texts share material (e.g. both quote the essay prompt's article). */
+const SHARED_RUN_WORDS = 8;
+
+const wordsOf = (text) => text.toLowerCase().split(/[^a-z0-9']+/).filter((w) => w.length > 0);
+
+/** The word 8-grams of a text, as strings. */
+function runsOf(text) {
+  const words = wordsOf(text);
+  const runs = new Set();
+  for (let i = 0; i + SHARED_RUN_WORDS <= words.length; i++) runs.add(words.slice(i, i + SHARED_RUN_WORDS).join(' '));
+  return runs;
 }
 
 const SURNAMES = ['Smith', 'Garcia', 'Nguyen', 'Okafor', 'Müller', 'Rossi', 'Tanaka', 'Kowalski', 'Haddad', 'Larsen'];
@@ -88,7 +106,13 @@ export function buildSameTopicCorpus({ families, lexicon, seed = 2025, sourceSha
     const cut = Math.round(shuffled.length * sourceShare);
     const familySources = shuffled.slice(0, cut).map((text, i) => ({ url: `https://same-topic.example/${name}/${i}`, title: `${name} ${i}`, text, family: name }));
     sources.push(...familySources);
-    for (const text of shuffled.slice(cut)) hosts.push({ family: name, text, sources: familySources });
+    // A host shares no run of 8 words with a source of its family (essays that quote the prompt's reading do):
+    // the documents without reuse have none at all, and a host's only reuse is its inserted cases.
+    const sourceRuns = new Set(familySources.flatMap((source) => [...runsOf(source.text.replace(/^Title: [^\n]*\n/, ''))]));
+    for (const text of shuffled.slice(cut)) {
+      if ([...runsOf(text.replace(/^Title: [^\n]*\n/, ''))].some((run) => sourceRuns.has(run))) continue;
+      hosts.push({ family: name, text, sources: familySources });
+    }
   }
   const ordered = hosts.map((h) => [rng(), h]).sort((a, b) => a[0] - b[0]).map(([, h]) => h);
   const pool = ordered.slice(0, 50).map((h) => h.text).join(' ').split(' ').filter((w) => /^[a-z]+$/.test(w));

@@ -1,6 +1,7 @@
 import { alignPassages } from './alignPassages.js';
 import { DEFAULT_ALIGNMENT_OPTIONS } from './alignmentOptions.js';
 import { analyzeText } from './analyzeText.js';
+import { backgroundWeights } from './backgroundWeights.js';
 import type { AnalyzedText } from './analyzeText.js';
 import type { CheckPlagiarismOptions } from './checkOptions.js';
 import { PLAGIARISM_TEXT_BOUNDS } from './checkOptions.js';
@@ -82,12 +83,14 @@ export async function analyzePlagiarism(text: string, options: CheckPlagiarismOp
   const quotes = quotedRanges(text);
   const vocabulary = new Map<string, number>();
   const inputWords = wordFeatures(input, vocabulary);
-  const matches: SourceMatch[] = [];
-  for (const source of found.values()) {
-    if (source.canAccess === false) continue;
+  const readable = [...found.values()].filter((source) => source.canAccess !== false).map((source) => {
     const analyzed = analyzeText(source.document.text, language, synonyms);
-    const sourceWords = wordFeatures(analyzed, vocabulary);
-    const aligned = alignPassages(inputWords, sourceWords, alignment);
+    return { source, analyzed, words: wordFeatures(analyzed, vocabulary) };
+  });
+  const weights = backgroundWeights(readable.map((r) => r.words), vocabulary, options.index?.stemFrequencies());
+  const matches: SourceMatch[] = [];
+  for (const { source, analyzed, words: sourceWords } of readable) {
+    const aligned = alignPassages(inputWords, sourceWords, alignment, weights);
     if (aligned.length === 0) continue;
     const names = [source.document.author?.split(/\s+/).pop() ?? '', source.document.title ?? '', hostOf(source.document.url) ?? ''];
     const passages = aligned.map((p): PassageMatch => {

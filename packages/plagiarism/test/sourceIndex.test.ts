@@ -64,3 +64,29 @@ describe('SourceIndex', () => {
     expect(() => index.add({ url: 'u', text: 3 as unknown as string })).toThrow(/document\.text/);
   });
 });
+
+describe('SourceIndex.stemFrequencies', () => {
+  it('counts the documents of each content-word stem as documents come, change and go', () => {
+    const index = SourceIndex.open();
+    index.addMany([{ url: 'https://a.example/1', text: 'Volcanoes erupt. Volcanoes sleep.' }, { url: 'https://a.example/2', text: 'Bees sleep in the hive.' }]);
+    const stems = index.stemFrequencies();
+    expect(stems.documents).toBe(2);
+    expect(stems.count('volcano')).toBe(1);
+    expect(stems.count('sleep')).toBe(2);
+    expect(stems.count('the')).toBe(0);
+    index.add({ url: 'https://a.example/1', text: 'Rivers sleep.' });
+    expect([stems.documents, stems.count('volcano'), stems.count('river'), stems.count('sleep')]).toEqual([2, 0, 1, 2]);
+    index.remove('https://a.example/2');
+    expect([stems.documents, stems.count('bee'), stems.count('sleep')]).toEqual([1, 0, 1]);
+  });
+
+  it('counts the stored documents of a file on first use', () => {
+    const path = join(dir, 'stems.sqlite');
+    const first = SourceIndex.open({ path });
+    first.addMany([{ url: 'https://a.example/1', text: 'Volcanoes erupt.' }, { url: 'https://a.example/2', text: 'Volcanoes sleep.' }]);
+    first.close();
+    const again = SourceIndex.open({ path });
+    expect(again.stemFrequencies().count('volcano')).toBe(2);
+    again.close();
+  });
+});
