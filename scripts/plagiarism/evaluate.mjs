@@ -3,9 +3,11 @@
 // $CONTENT_ANALYSIS_DATASETS/aitext, and `same-topic`, families of essays, abstracts and reviews from the mirrors of
 // $CONTENT_ANALYSIS_MIRRORS. Prints plagdet, precision, recall and granularity per obfuscation level, the share of
 // documents without reuse that get a detection, false-positive characters and flagged cited quotations.
-// Options: --corpus pan|same-topic|both (default both), --seed N, --sources N, --per-level N, --language auto.
+// Options: --corpus pan|same-topic|both (default both), --seed N, --sources N, --per-level N, --language auto, --dist DIR.
 process.env.DOTENV_CONFIG_QUIET ??= 'true';
-const { SourceIndex, analyzePlagiarism, wordNetLexicon } = await import('../../packages/plagiarism/dist/index.js');
+// --dist DIR evaluates another build of the package (e.g. a copy of dist made before a change).
+const DIST = process.argv.includes('--dist') ? (await import('node:path')).resolve(process.argv[process.argv.indexOf('--dist') + 1]) : new URL('../../packages/plagiarism/dist', import.meta.url).pathname;
+const { SourceIndex, analyzePlagiarism, wordNetLexicon } = await import(`${DIST}/index.js`);
 const { buildCorpus, loadHumanTexts, datasetsPath } = await import('./corpus.mjs');
 const { buildSameTopicCorpus, loadFamilies, saveCorpus } = await import('./sameTopicCorpus.mjs');
 const { panMeasures } = await import('./measures.mjs');

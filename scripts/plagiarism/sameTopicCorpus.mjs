@@ -85,9 +85,9 @@ function runsOf(text) {
 
 const SURNAMES = ['Smith', 'Garcia', 'Nguyen', 'Okafor', 'Müller', 'Rossi', 'Tanaka', 'Kowalski', 'Haddad', 'Larsen'];
 
-/** The sentences of a document; an arXiv template's header line stays one unit so passages skip it. */
+/** The sentences of a document; an arXiv template's header (`Title: ...\nAbstract: `) is kept apart so passages skip it. */
 const bodySentences = (text) => {
-  const header = /^Title: [^\n]*\n/.exec(text);
+  const header = /^Title: [^\n]*\nAbstract: /.exec(text);
   return header === null ? { header: '', sentences: sentencesOf(text) } : { header: header[0], sentences: sentencesOf(text.slice(header[0].length)) };
 };
 
@@ -138,7 +138,8 @@ export function buildSameTopicCorpus({ families, lexicon, seed = 2025, sourceSha
       const { chosen, srcStart, srcEnd } = passageOf(source, 1 + Math.floor(rng() * 2));
       const name = pick(rng, SURNAMES);
       const year = 2000 + Math.floor(rng() * 24);
-      const quote = chosen.join(' ');
+      // Inner double quotes become single ones, as a writer quoting the passage would write them.
+      const quote = chosen.join(' ').replace(/"/g, "'");
       const lead = rng() < 0.5 ? `As ${name} (${year}) wrote, "` : `${name} argued that "`;
       const at = 1 + Math.floor(rng() * Math.max(1, parts.length - 1));
       parts.splice(at, 0, { lead, text: quote, tail: `" (${name}, ${year}).`, quote: { src: source.url, srcStart, srcEnd } });

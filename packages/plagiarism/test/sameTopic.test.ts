@@ -47,3 +47,16 @@ describe('same-topic collections', () => {
     expect(found.map((f) => f.url)).toEqual(['https://essays.example/9']);
   });
 });
+
+describe('quotations among same-topic documents', () => {
+  it('reports a quotation with an attribution as a citation, not the essay sentences around it', async () => {
+    const sources = essays.slice(1);
+    sources[7] = `${sources[7]} ${POUCH}`;
+    const quoted = POUCH.split('. ').slice(0, 2).join('. ').replace(/\.$/, '');
+    const text = `${essays[0]} As Okafor (2021) wrote, "${quoted}." Phones at lunch are still a question for parents and teachers.`;
+    const analysis = await analyzePlagiarism(text, { index: family(sources), ...lenient });
+    const passages = analysis.matches.flatMap((m) => m.passages);
+    expect(passages.length).toBeGreaterThan(0);
+    expect(passages.every((p) => p.quoted)).toBe(true);
+  });
+});
