@@ -62,6 +62,8 @@ function similaritySeeds(input: WordFeatures, source: WordFeatures, inBounds: Ui
   const seeds: Seed[] = [];
   const shared = new Int32Array(srcSegments);
   const touched: number[] = [];
+  const candidates: (Seed & { similarity: number })[] = [];
+  let best = 0;
   for (let i = 0; i + 1 < inBounds.length; i++) {
     const from = inBounds[i]!;
     const to = inBounds[i + 1]!;
@@ -82,14 +84,22 @@ function similaritySeeds(input: WordFeatures, source: WordFeatures, inBounds: Ui
       const [cIn, mIn] = countCounterparts(input, from, to, srcSets[j]!);
       const [cSrc, mSrc] = countCounterparts(source, srcBounds[j]!, srcBounds[j + 1]!, inSet);
       if (Math.min(mIn, mSrc) < Math.min(options.minSeedMatches, cIn, cSrc)) continue;
-      if ((mIn + mSrc) / (cIn + cSrc) < options.minSeedSimilarity) continue;
+      let similarity = (mIn + mSrc) / (cIn + cSrc);
+      if (similarity < options.minSeedSimilarity) continue;
       if (weights !== undefined) {
-        const [similarity, evidence] = weightedSimilarity(input, source, from, to, srcBounds[j]!, srcBounds[j + 1]!, inSet, srcSets[j]!, weights);
-        if (similarity < options.minSeedSimilarity || evidence < options.minSeedEvidence) continue;
+        const [weighted, evidence] = weightedSimilarity(input, source, from, to, srcBounds[j]!, srcBounds[j + 1]!, inSet, srcSets[j]!, weights);
+        if (weighted < options.minSeedSimilarity || evidence < options.minSeedEvidence) continue;
+        similarity = weighted;
       }
-      seeds.push({ i, j });
+      candidates.push({ i, j, similarity });
+      best = Math.max(best, similarity);
     }
     touched.length = 0;
+    // With a background, a segment keeps only its best counterparts: the other sentences of the same source
+    // share its vocabulary (the author's words), not its text, and would stretch the passage over them.
+    for (const seed of candidates) if (weights === undefined || seed.similarity >= BEST_SEED_SHARE * best) seeds.push({ i: seed.i, j: seed.j });
+    candidates.length = 0;
+    best = 0;
   }
   return seeds;
 }
@@ -137,6 +147,12 @@ function clusterSeeds(seeds: Seed[], maxGap: number): Cluster[] {
   }
   return clusters;
 }
+
+/**
+ * With a background, a segment's seeds are its counterparts at least this close to its best one (similarity
+ * share).
+ */
+const BEST_SEED_SHARE = 0.95;
 
 /** Narrows `[from, to)` of `words` to its first and last word with a counterpart (plus adjacent equal words). */
 function trim(words: WordFeatures, from: number, to: number, features: ReadonlySet<number>, keys: ReadonlySet<string>): [number, number] {

@@ -58,5 +58,5 @@ export const DEFAULT_ALIGNMENT_OPTIONS: Readonly<AlignmentOptions> = Object.free
   minPassageWords: 8,
   minSeedEvidence: 1,
   minPassageEvidence: 4,
-  minChainEvidence: 2,
+  minChainEvidence: 1.5,
 });
