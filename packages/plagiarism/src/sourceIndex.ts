@@ -3,7 +3,7 @@ import { detectLanguage } from './detectLanguage.js';
 import { MemoryDocumentStore } from './documentStore.js';
 import type { DocumentStore, StoredDocument } from './documentStore.js';
 import { IndexClosedError, IndexVersionError, InvalidArgumentError, InvalidDocumentError } from './errors.js';
-import { DEFAULT_FINGERPRINT_OPTIONS, fingerprintScheme, fingerprintsOf } from './fingerprints.js';
+import { contentStemHashes, DEFAULT_FINGERPRINT_OPTIONS, fingerprintScheme, stemHashFingerprints } from './fingerprints.js';
 import type { FingerprintOptions } from './fingerprints.js';
 import { isPlagiarismLanguage } from './languages.js';
 import type { PlagiarismLanguage } from './languages.js';
@@ -163,11 +163,11 @@ export class SourceIndex {
       for (const document of documents) {
         validateDocument(document);
         const language = this.languageOf(document);
-        const analyzed = analyzeText(document.text, language, false);
-        const fingerprints = fingerprintsOf(analyzed, this.fingerprint);
+        const stemHashes = contentStemHashes(analyzeText(document.text, language, false));
+        const fingerprints = stemHashFingerprints(stemHashes, this.fingerprint);
         const previous = this.store.idOf(document.url);
         if (previous !== undefined) this.bury(previous);
-        this.stems?.add(analyzed);
+        this.stems?.add(stemHashes);
         const id = this.store.put(document, language, fingerprints);
         this.post(id, fingerprints);
         added++;
@@ -186,9 +186,9 @@ export class SourceIndex {
     }
   }
 
-  private analyzeStored(stored: StoredDocument): ReturnType<typeof analyzeText> {
+  private analyzeStored(stored: StoredDocument): Uint32Array {
     const language = isPlagiarismLanguage(stored.language) ? stored.language : detectLanguage(stored.document.text);
-    return analyzeText(stored.document.text, language, false);
+    return contentStemHashes(analyzeText(stored.document.text, language, false));
   }
 
   /**
@@ -242,9 +242,9 @@ export class SourceIndex {
     this.store.transaction(() => {
       for (const { id, document, language } of stored) {
         const code = isPlagiarismLanguage(language) ? language : detectLanguage(document.text);
-        const analyzed = analyzeText(document.text, code, false);
-        stems.add(analyzed);
-        const fingerprints = fingerprintsOf(analyzed, this.fingerprint);
+        const stemHashes = contentStemHashes(analyzeText(document.text, code, false));
+        stems.add(stemHashes);
+        const fingerprints = stemHashFingerprints(stemHashes, this.fingerprint);
         this.store.updateFingerprints(id, fingerprints);
         this.post(id, fingerprints);
       }
