@@ -2,7 +2,7 @@ import { DEFAULT_ALIGNMENT_OPTIONS } from './alignmentOptions.js';
 import type { AlignmentOptions } from './alignmentOptions.js';
 import { hashGram, hashString } from './hash.js';
 import { segmentWords } from './segments.js';
-import { chainEvidence, runWeight, weightedSimilarity } from './reuseEvidence.js';
+import { chainEvidence, runWeight, verbatimRunWeight, weightedSimilarity } from './reuseEvidence.js';
 import { countCounterparts, featureSet, hasCounterpart } from './wordFeatures.js';
 import type { WordFeatures } from './wordFeatures.js';
 
@@ -24,6 +24,12 @@ const VERBATIM_SEED_WORDS = 6;
  * topic ("the face on mars is a") is no evidence of reuse.
  */
 const MIN_VERBATIM_RUN_WEIGHT = 1.5;
+
+/**
+ * A passage with a verbatim run this long (any words), whose content words weigh at least
+ * {@link MIN_VERBATIM_RUN_WEIGHT}, is reuse even without rare evidence: a copied sentence made of the topic's words.
+ */
+const LONG_VERBATIM_WORDS = 12;
 
 interface Seed {
   i: number;
@@ -192,8 +198,9 @@ export function measurePassage(input: WordFeatures, source: WordFeatures, inFrom
   if (similarity < options.minPassageSimilarity) return undefined;
   if (weights !== undefined) {
     const [weighted, evidence] = weightedSimilarity(input, source, a, b, x, y, inFeatures, srcFeatures, weights);
-    if (weighted < options.minPassageSimilarity || evidence < options.minPassageEvidence) return undefined;
-    if (chainEvidence(input, source, a, b, x, y, weights) < options.minChainEvidence) return undefined;
+    const reused = weighted >= options.minPassageSimilarity && evidence >= options.minPassageEvidence
+      && chainEvidence(input, source, a, b, x, y, weights) >= options.minChainEvidence;
+    if (!reused && verbatimRunWeight(input, source, a, b, x, y, LONG_VERBATIM_WORDS, weights) < MIN_VERBATIM_RUN_WEIGHT) return undefined;
   }
   return { inputFrom: a, inputTo: b, sourceFrom: x, sourceTo: y, similarity };
 }

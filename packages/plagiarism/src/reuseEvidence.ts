@@ -61,3 +61,27 @@ export function chainEvidence(input: WordFeatures, source: WordFeatures, a: numb
   }
   return evidence;
 }
+
+/**
+ * Rarity weight of the content words of the longest run of identical words (any words, by key) shared by
+ * `input[a, b)` and `source[x, y)` in the same order, among runs of at least `minWords` words; 0 when there is
+ * none. A long verbatim run is reuse whatever the rarity of its words, unless all of them are the topic's own
+ * (a template line every document carries).
+ */
+export function verbatimRunWeight(input: WordFeatures, source: WordFeatures, a: number, b: number, x: number, y: number,
+  minWords: number, weights: Float32Array): number {
+  const inKeys = input.text.tokens.keys;
+  const srcKeys = source.text.tokens.keys;
+  let previous = new Int32Array(y - x + 1);
+  let current = new Int32Array(y - x + 1);
+  let best = 0;
+  for (let i = a; i < b; i++) {
+    for (let j = x; j < y; j++) {
+      const run = inKeys[i] === srcKeys[j] ? previous[j - x]! + 1 : 0;
+      current[j - x + 1] = run;
+      if (run >= minWords) best = Math.max(best, runWeight(input, i - run + 1, run, weights));
+    }
+    [previous, current] = [current, previous];
+  }
+  return best;
+}

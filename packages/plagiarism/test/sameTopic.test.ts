@@ -37,6 +37,16 @@ describe('same-topic collections', () => {
     expect(found[0]!.sequence).toContain('bake sale');
   });
 
+  it('still finds a verbatim copy of a sentence pair among same-topic documents', async () => {
+    const sources = essays.slice(1);
+    const copied = 'Students should keep their phones in a locker during class, since the debate club matters more than a group chat. '
+      + 'Parents want to reach students at lunch, so the policy should allow phones for emergencies or for a bus that is running late.';
+    sources[12] = `${sources[12]} ${copied}`;
+    const found = await passagesOf(`${essays[0]} ${copied}`, family(sources));
+    expect(found.map((f) => f.url)).toEqual(['https://essays.example/12']);
+    expect(found[0]!.sequence).toContain('running late');
+  });
+
   it('still finds a disguised copy (reworded, one sentence left out) among same-topic documents', async () => {
     const sources = essays.slice(1);
     sources[9] = `${POUCH} ${sources[9]}`;
