@@ -8,7 +8,11 @@
 // 20,000 words).
 process.env.DOTENV_CONFIG_QUIET ??= 'true';
 import { Bench } from 'tinybench';
-const { SourceIndex, checkPlagiarism } = await import('../../packages/plagiarism/dist/index.js');
+// --dist DIR benchmarks another build of the package (e.g. a copy of dist made before a change), for before/after
+// runs in one session.
+const DIST = process.argv.includes('--dist') ? (await import('node:path')).resolve(process.argv[process.argv.indexOf('--dist') + 1]) : new URL('../../packages/plagiarism/dist', import.meta.url).pathname;
+const { SourceIndex, checkPlagiarism } = await import(`${DIST}/index.js`);
+console.log(`build: ${DIST}`);
 
 const MAX = process.argv.includes('--max') ? Number(process.argv[process.argv.indexOf('--max') + 1]) : 100_000;
 const SIZES = [1_000, 10_000, 100_000].filter((n) => n <= MAX);

@@ -52,9 +52,9 @@ export function loadHumanTexts(minWords = 150) {
   return texts;
 }
 
-const sentencesOf = (text) => text.match(/[^.!?]+[.!?]+(?:["')\]]+)?\s*|[^.!?]+$/g)?.map((s) => s.trim()).filter((s) => s.length > 0) ?? [];
+export const sentencesOf = (text) => text.match(/[^.!?]+[.!?]+(?:["')\]]+)?\s*|[^.!?]+$/g)?.map((s) => s.trim()).filter((s) => s.length > 0) ?? [];
 
-function pick(rng, list) {
+export function pick(rng, list) {
   return list[Math.floor(rng() * list.length)];
 }
 
@@ -125,7 +125,7 @@ function attack(text, rng) {
 export const LEVELS = ['none', 'light', 'heavy', 'attack'];
 
 /** The obfuscated form of a passage (array of sentences) at `level`. */
-function obfuscate(sentences, level, rng, lexicon, pool) {
+export function obfuscate(sentences, level, rng, lexicon, pool) {
   if (level === 'none') return sentences.join(' ');
   if (level === 'attack') return attack(sentences.join(' '), rng);
   if (level === 'light') return sentences.map((s) => obfuscateWords(s, 0.12, rng, lexicon, pool)).join(' ');

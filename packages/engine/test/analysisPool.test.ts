@@ -65,6 +65,28 @@ describe('analysis pool', () => {
     expect(c).toEqual(d);
   });
 
+  it('weighs words by the index\'s collection in the worker as on the calling thread', async () => {
+    // 60 documents about lighthouses: their common words are topic, not evidence of reuse (rarity weighting needs
+    // 50+ documents in the index); the worker must get the index's stem frequencies to weigh them the same way.
+    const collection = (): EngineOptions['services'] => {
+      const plagiarismIndex = SourceIndex.open();
+      plagiarismIndex.add({ url: 'https://history.example.org/lighthouse', title: 'The keeper', text: SOURCE });
+      for (let i = 0; i < 60; i++) {
+        plagiarismIndex.add({
+          url: `https://coast.example.org/${i}`,
+          title: `Notes ${i}`,
+          text: `Report ${i}. The lighthouse keeper climbed the stairs at dusk and the lamp was lit over the rocks. ` +
+            `Storm number ${i} brought waves and salt spray against the lantern room windows of the village.`,
+        });
+      }
+      return { plagiarismIndex };
+    };
+    const withPool = new Engine({ analysis: { pool }, services: collection() });
+    const alone = new Engine({ analysis: { mode: 'thread' }, services: collection() });
+    const [a, b] = await Promise.all([withPool.run('plagiarism', { text: COPY }), alone.run('plagiarism', { text: COPY })]);
+    expect(withoutScanTime(a.result)).toEqual(withoutScanTime(b.result));
+  }, 60_000);
+
   it('gives the in-thread fact-check result, the evidence gathered on the calling thread', async () => {
     const [a, b] = await Promise.all([pooled.run('fact-checker', { text: CLAIMS, language: 'en' }), inThread.run('fact-checker', { text: CLAIMS, language: 'en' })]);
     expect((a.result.claims as Array<{ verdict: string }>).some((c) => c.verdict !== 'NOT_ENOUGH_EVIDENCE')).toBe(true);

@@ -2,6 +2,7 @@ import { DEFAULT_ALIGNMENT_OPTIONS } from './alignmentOptions.js';
 import type { AlignmentOptions } from './alignmentOptions.js';
 import { hashGram, hashString } from './hash.js';
 import { segmentWords } from './segments.js';
+import { chainEvidence, runWeight, verbatimRunWeight, weightedSimilarity } from './reuseEvidence.js';
 import { countCounterparts, featureSet, hasCounterpart } from './wordFeatures.js';
 import type { WordFeatures } from './wordFeatures.js';
 
@@ -17,6 +18,18 @@ export interface AlignedPassage {
 
 /** Exact word runs at least this long are seeds whatever the similarity of their segments. */
 const VERBATIM_SEED_WORDS = 6;
+
+/**
+ * Least summed rarity weight of the content words of a verbatim run, with a background: a stock phrase of the
+ * topic ("the face on mars is a") is no evidence of reuse.
+ */
+const MIN_VERBATIM_RUN_WEIGHT = 1.5;
+
+/**
+ * A passage with a verbatim run this long (any words), whose content words weigh at least
+ * {@link MIN_VERBATIM_RUN_WEIGHT}, is reuse even without rare evidence: a copied sentence made of the topic's words.
+ */
+const LONG_VERBATIM_WORDS = 12;
 
 interface Seed {
   i: number;
@@ -39,7 +52,7 @@ function segmentOf(bounds: Uint32Array): Uint32Array {
 
 /** Segment pairs sharing similar content words (seeds of Sanchez-Perez et al. 2014, with soft Dice). */
 function similaritySeeds(input: WordFeatures, source: WordFeatures, inBounds: Uint32Array, srcBounds: Uint32Array,
-  options: AlignmentOptions): Seed[] {
+  options: AlignmentOptions, weights: Float32Array | undefined): Seed[] {
   const srcSegments = srcBounds.length - 1;
   const srcSets: Set<number>[] = [];
   const inverted = new Map<number, number[]>();
@@ -55,6 +68,8 @@ function similaritySeeds(input: WordFeatures, source: WordFeatures, inBounds: Ui
   const seeds: Seed[] = [];
   const shared = new Int32Array(srcSegments);
   const touched: number[] = [];
+  const candidates: (Seed & { similarity: number })[] = [];
+  let best = 0;
   for (let i = 0; i + 1 < inBounds.length; i++) {
     const from = inBounds[i]!;
     const to = inBounds[i + 1]!;
@@ -75,15 +90,29 @@ function similaritySeeds(input: WordFeatures, source: WordFeatures, inBounds: Ui
       const [cIn, mIn] = countCounterparts(input, from, to, srcSets[j]!);
       const [cSrc, mSrc] = countCounterparts(source, srcBounds[j]!, srcBounds[j + 1]!, inSet);
       if (Math.min(mIn, mSrc) < Math.min(options.minSeedMatches, cIn, cSrc)) continue;
-      if ((mIn + mSrc) / (cIn + cSrc) >= options.minSeedSimilarity) seeds.push({ i, j });
+      let similarity = (mIn + mSrc) / (cIn + cSrc);
+      if (similarity < options.minSeedSimilarity) continue;
+      if (weights !== undefined) {
+        const [weighted, evidence] = weightedSimilarity(input, source, from, to, srcBounds[j]!, srcBounds[j + 1]!, inSet, srcSets[j]!, weights);
+        if (weighted < options.minSeedSimilarity || evidence < options.minSeedEvidence) continue;
+        similarity = weighted;
+      }
+      candidates.push({ i, j, similarity });
+      best = Math.max(best, similarity);
     }
     touched.length = 0;
+    // With a background, a segment keeps only its best counterparts: the other sentences of the same source
+    // share its vocabulary (the author's words), not its text, and would stretch the passage over them.
+    for (const seed of candidates) if (weights === undefined || seed.similarity >= BEST_SEED_SHARE * best) seeds.push({ i: seed.i, j: seed.j });
+    candidates.length = 0;
+    best = 0;
   }
   return seeds;
 }
 
 /** Segment pairs that share a verbatim run of {@link VERBATIM_SEED_WORDS} words. */
-function verbatimSeeds(input: WordFeatures, source: WordFeatures, inSegment: Uint32Array, srcSegment: Uint32Array): Seed[] {
+function verbatimSeeds(input: WordFeatures, source: WordFeatures, inSegment: Uint32Array, srcSegment: Uint32Array,
+  weights: Float32Array | undefined): Seed[] {
   const k = VERBATIM_SEED_WORDS;
   const inKeys = input.text.tokens.keys.map(hashString);
   const srcKeys = source.text.tokens.keys.map(hashString);
@@ -93,6 +122,7 @@ function verbatimSeeds(input: WordFeatures, source: WordFeatures, inSegment: Uin
   for (let p = 0; p + k <= inKeys.length; p++) {
     const at = grams.get(hashGram(inKeys, p, k));
     if (at === undefined) continue;
+    if (weights !== undefined && runWeight(input, p, k, weights) < MIN_VERBATIM_RUN_WEIGHT) continue;
     seeds.push({ i: inSegment[p]!, j: srcSegment[at]! }, { i: inSegment[p + k - 1]!, j: srcSegment[at + k - 1]! });
   }
   return seeds;
@@ -124,6 +154,12 @@ function clusterSeeds(seeds: Seed[], maxGap: number): Cluster[] {
   return clusters;
 }
 
+/**
+ * With a background, a segment's seeds are its counterparts at least this close to its best one (similarity
+ * share).
+ */
+const BEST_SEED_SHARE = 0.95;
+
 /** Narrows `[from, to)` of `words` to its first and last word with a counterpart (plus adjacent equal words). */
 function trim(words: WordFeatures, from: number, to: number, features: ReadonlySet<number>, keys: ReadonlySet<string>): [number, number] {
   let a = from;
@@ -144,36 +180,54 @@ function keySet(words: WordFeatures, from: number, to: number): Set<string> {
 }
 
 /**
+ * The passage of input words `[inFrom, inTo)` aligned with source words `[srcFrom, srcTo)`, its ends trimmed to
+ * matching words, or undefined when it fails the filter: fewer than `minPassageWords` words, soft Dice similarity
+ * below `minPassageSimilarity`, and with a background (`weights`) its rarity-weighted similarity below the same
+ * bound, matched rarity below `minPassageEvidence` or order-preserving evidence below `minChainEvidence`.
+ */
+export function measurePassage(input: WordFeatures, source: WordFeatures, inFrom: number, inTo: number, srcFrom: number, srcTo: number,
+  options: AlignmentOptions = DEFAULT_ALIGNMENT_OPTIONS, weights?: Float32Array): AlignedPassage | undefined {
+  const [a, b] = trim(input, inFrom, inTo, featureSet(source, srcFrom, srcTo), keySet(source, srcFrom, srcTo));
+  const [x, y] = trim(source, srcFrom, srcTo, featureSet(input, inFrom, inTo), keySet(input, inFrom, inTo));
+  if (b - a < options.minPassageWords || y <= x) return undefined;
+  const inFeatures = featureSet(input, a, b);
+  const srcFeatures = featureSet(source, x, y);
+  const [cIn, mIn] = countCounterparts(input, a, b, srcFeatures);
+  const [cSrc, mSrc] = countCounterparts(source, x, y, inFeatures);
+  const similarity = cIn + cSrc === 0 ? 0 : (mIn + mSrc) / (cIn + cSrc);
+  if (similarity < options.minPassageSimilarity) return undefined;
+  if (weights !== undefined) {
+    const [weighted, evidence] = weightedSimilarity(input, source, a, b, x, y, inFeatures, srcFeatures, weights);
+    const reused = weighted >= options.minPassageSimilarity && evidence >= options.minPassageEvidence
+      && chainEvidence(input, source, a, b, x, y, weights) >= options.minChainEvidence;
+    if (!reused && verbatimRunWeight(input, source, a, b, x, y, LONG_VERBATIM_WORDS, weights) < MIN_VERBATIM_RUN_WEIGHT) return undefined;
+  }
+  return { inputFrom: a, inputTo: b, sourceFrom: x, sourceTo: y, similarity };
+}
+
+/**
  * Aligns the input with one source in three steps, after Sanchez-Perez, Sidorov and Gelbukh (2014):
  * 1. **Seeding**: pairs of segments (sentences or clauses) whose content words match, by stem or WordNet
  *    synonym, with a soft Dice similarity of at least `minSeedSimilarity`, plus the segments of verbatim runs;
  * 2. **Extension**: seeds at most `maxGap` segments apart on both sides form one passage;
  * 3. **Filtering**: passages below `minPassageSimilarity` or `minPassageWords` are dropped, and of two
  *    overlapping passages in the input the longer stays.
+ * With `weights`, the rarity of each word in a background (`backgroundWeights`), seeds and passages must show
+ * evidence of reuse, not of a shared topic: rarity-weighted similarity, enough matched rarity, an order-preserving
+ * chain (see {@link measurePassage}), and verbatim runs of more than stock words of the topic.
  * Passage ends are then trimmed to the first and last matching word, so offsets fall on words.
  */
-export function alignPassages(input: WordFeatures, source: WordFeatures, options: AlignmentOptions = DEFAULT_ALIGNMENT_OPTIONS): AlignedPassage[] {
+export function alignPassages(input: WordFeatures, source: WordFeatures, options: AlignmentOptions = DEFAULT_ALIGNMENT_OPTIONS,
+  weights?: Float32Array): AlignedPassage[] {
   const inBounds = segmentWords(input.text.tokens, options.maxSegmentWords);
   const srcBounds = segmentWords(source.text.tokens, options.maxSegmentWords);
   if (input.text.tokens.length === 0 || source.text.tokens.length === 0) return [];
-  const seeds = similaritySeeds(input, source, inBounds, srcBounds, options);
-  seeds.push(...verbatimSeeds(input, source, segmentOf(inBounds), segmentOf(srcBounds)));
+  const seeds = similaritySeeds(input, source, inBounds, srcBounds, options, weights);
+  seeds.push(...verbatimSeeds(input, source, segmentOf(inBounds), segmentOf(srcBounds), weights));
   const passages: AlignedPassage[] = [];
   for (const c of clusterSeeds(seeds, options.maxGap)) {
-    const inFrom = inBounds[c.minI]!;
-    const inTo = inBounds[c.maxI + 1]!;
-    const srcFrom = srcBounds[c.minJ]!;
-    const srcTo = srcBounds[c.maxJ + 1]!;
-    const inSet = featureSet(input, inFrom, inTo);
-    const srcSet = featureSet(source, srcFrom, srcTo);
-    const [a, b] = trim(input, inFrom, inTo, srcSet, keySet(source, srcFrom, srcTo));
-    const [x, y] = trim(source, srcFrom, srcTo, inSet, keySet(input, inFrom, inTo));
-    if (b - a < options.minPassageWords || y <= x) continue;
-    const [cIn, mIn] = countCounterparts(input, a, b, featureSet(source, x, y));
-    const [cSrc, mSrc] = countCounterparts(source, x, y, featureSet(input, a, b));
-    const similarity = cIn + cSrc === 0 ? 0 : (mIn + mSrc) / (cIn + cSrc);
-    if (similarity < options.minPassageSimilarity) continue;
-    passages.push({ inputFrom: a, inputTo: b, sourceFrom: x, sourceTo: y, similarity });
+    const passage = measurePassage(input, source, inBounds[c.minI]!, inBounds[c.maxI + 1]!, srcBounds[c.minJ]!, srcBounds[c.maxJ + 1]!, options, weights);
+    if (passage !== undefined) passages.push(passage);
   }
   // Overlaps in the input: the longer passage wins.
   passages.sort((p, q) => (q.inputTo - q.inputFrom) - (p.inputTo - p.inputFrom) || p.inputFrom - q.inputFrom);

@@ -30,6 +30,23 @@ export interface AlignmentOptions {
    * @default 8
    */
   minPassageWords: number;
+  /**
+   * With a background (a collection or candidate set to weigh words by rarity): least matched rarity of a seed,
+   * averaged over both segments (a word used by every document weighs 0, one used by a single document 1).
+   * @default 1
+   */
+  minSeedEvidence: number;
+  /**
+   * With a background: least matched rarity of a passage, averaged over both sides.
+   * @default 4
+   */
+  minPassageEvidence: number;
+  /**
+   * With a background: least order-preserving evidence of a passage, the summed rarity of the consecutive
+   * content-word pairs that recur in the same order in the source (see `chainEvidence`).
+   * @default 2
+   */
+  minChainEvidence: number;
 }
 
 export const DEFAULT_ALIGNMENT_OPTIONS: Readonly<AlignmentOptions> = Object.freeze({
@@ -39,4 +56,7 @@ export const DEFAULT_ALIGNMENT_OPTIONS: Readonly<AlignmentOptions> = Object.free
   maxGap: 2,
   minPassageSimilarity: 0.3,
   minPassageWords: 8,
+  minSeedEvidence: 1,
+  minPassageEvidence: 4,
+  minChainEvidence: 1.5,
 });

@@ -1,15 +1,17 @@
 import { alignPassages } from './alignPassages.js';
 import { DEFAULT_ALIGNMENT_OPTIONS } from './alignmentOptions.js';
 import { analyzeText } from './analyzeText.js';
+import { backgroundWeights } from './backgroundWeights.js';
 import type { AnalyzedText } from './analyzeText.js';
 import type { CheckPlagiarismOptions } from './checkOptions.js';
 import { PLAGIARISM_TEXT_BOUNDS } from './checkOptions.js';
-import { findCitedSites, isAttributedQuote, isCitedSource, quotedRanges } from './citations.js';
+import { findCitedSites, hasAttribution, isAttributedQuote, isCitedSource, quotedRanges } from './citations.js';
 import { classifyWords } from './classifyWords.js';
 import { detectLanguage } from './detectLanguage.js';
 import { InvalidArgumentError, TextLengthError, UnsupportedLanguageError } from './errors.js';
 import { isExcluded, parseExcludedSources, hostOf } from './excludedSources.js';
 import { fingerprintsOf } from './fingerprints.js';
+import { splitAtQuotations } from './splitAtQuotations.js';
 import { isPlagiarismLanguage } from './languages.js';
 import type { PlagiarismLanguage } from './languages.js';
 import { DEFAULT_CANDIDATE_OPTIONS } from './sourceIndex.js';
@@ -113,14 +115,18 @@ export async function analyzePlagiarism(text: string, options: CheckPlagiarismOp
   const quotes = quotedRanges(text);
   const vocabulary = new Map<string, number>();
   const inputWords = wordFeatures(input, vocabulary);
-  const matches: SourceMatch[] = [];
-  for (const source of found) {
-    if (source.canAccess === false) continue;
+  const readable = [...found.values()].filter((source) => source.canAccess !== false).map((source) => {
     const analyzed = analyzeText(source.document.text, language, synonyms);
-    const sourceWords = wordFeatures(analyzed, vocabulary);
-    const aligned = alignPassages(inputWords, sourceWords, alignment);
-    if (aligned.length === 0) continue;
+    return { source, analyzed, words: wordFeatures(analyzed, vocabulary) };
+  });
+  const weights = backgroundWeights(readable.map((r) => r.words), vocabulary, options.index?.stemFrequencies() ?? options.background);
+  const matches: SourceMatch[] = [];
+  for (const { source, analyzed, words: sourceWords } of readable) {
     const names = [source.document.author?.split(/\s+/).pop() ?? '', source.document.title ?? '', hostOf(source.document.url) ?? ''];
+    const quotations = quotes.filter(([qs, qe]) => hasAttribution(text, qs, qe, names));
+    const aligned = alignPassages(inputWords, sourceWords, alignment, weights)
+      .flatMap((p) => splitAtQuotations(p, quotations, inputWords, sourceWords, alignment, weights));
+    if (aligned.length === 0) continue;
     const passages = aligned.map((p): PassageMatch => {
       const inputStart = input.tokens.starts[p.inputFrom]!;
       const inputEnd = input.tokens.ends[p.inputTo - 1]!;

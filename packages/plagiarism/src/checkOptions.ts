@@ -1,6 +1,7 @@
 import type { AlignmentOptions } from './alignmentOptions.js';
 import type { CandidateOptions, SourceIndex } from './sourceIndex.js';
 import type { SourceProvider } from './sourceProviders.js';
+import type { StemFrequencies } from './stemFrequencies.js';
 
 /** Options of {@link checkPlagiarism}. */
 export interface CheckPlagiarismOptions {
@@ -9,6 +10,13 @@ export interface CheckPlagiarismOptions {
    * @default undefined
    */
   index?: SourceIndex | undefined;
+  /**
+   * The collection's stem frequencies, for the rarity weighting, when the index itself is not at hand (an alignment
+   * in a worker thread, with the sources found on the caller's: `StemFrequencies.fromSnapshot(index.stemFrequencies()
+   * .snapshot())`). Ignored when `index` is given.
+   * @default undefined
+   */
+  background?: StemFrequencies | undefined;
   /**
    * Further source providers (folder, JSONL, web search), asked in order.
    * @default []

@@ -54,20 +54,27 @@ export function quotedRanges(text: string): [number, number][] {
 const ATTRIBUTION = /\b(?:according to|said|says|say|wrote|writes|stated|states|argued|argues|noted|notes|explained|explains|told|asked|cited|quoted|in the words of)\b|\([^()]*\b\d{4}[a-z]?\b[^()]*\)|\[\d+\]|\s[-—–]\s*[A-Z]/i;
 
 /**
+ * Whether the quotation `[qs, qe)` has an attribution: the 200 characters around it name a speaker or reference
+ * (a reporting verb, a parenthetical reference with a year, a numbered reference, a dash before a name, or one of
+ * `sourceNames`: the source's author, title or host).
+ */
+export function hasAttribution(text: string, qs: number, qe: number, sourceNames: readonly string[]): boolean {
+  const around = text.slice(Math.max(0, qs - 201), qs) + ' ' + text.slice(qe, qe + 201);
+  if (ATTRIBUTION.test(around)) return true;
+  const lower = around.toLowerCase();
+  return sourceNames.some((name) => name.length >= 3 && lower.includes(name.toLowerCase()));
+}
+
+/**
  * Whether the passage `[start, end)` is a quotation with an attribution: it lies mostly (80 %) inside
- * quotation marks, and the 200 characters around the quotation name a speaker or reference (a reporting verb,
- * a parenthetical reference with a year, a numbered reference, a dash before a name, or the source's author,
- * title or host).
+ * quotation marks, and the quotation has an attribution ({@link hasAttribution}).
  */
 export function isAttributedQuote(text: string, start: number, end: number, quotes: readonly [number, number][],
   sourceNames: readonly string[]): boolean {
   for (const [qs, qe] of quotes) {
     const overlap = Math.min(end, qe) - Math.max(start, qs);
     if (overlap <= 0 || overlap < 0.8 * (end - start)) continue;
-    const around = text.slice(Math.max(0, qs - 201), qs) + ' ' + text.slice(qe, qe + 201);
-    if (ATTRIBUTION.test(around)) return true;
-    const lower = around.toLowerCase();
-    if (sourceNames.some((name) => name.length >= 3 && lower.includes(name.toLowerCase()))) return true;
+    if (hasAttribution(text, qs, qe, sourceNames)) return true;
   }
   return false;
 }

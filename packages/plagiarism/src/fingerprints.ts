@@ -23,14 +23,26 @@ export function fingerprintScheme(options: FingerprintOptions): string {
   return `stem-kgram-winnow:v1:k=${options.k}:w=${options.window}`;
 }
 
+/** The 32-bit hashes of the stems of the content words of a text, in order. */
+export function contentStemHashes(text: AnalyzedText): Uint32Array {
+  let n = 0;
+  for (let i = 0; i < text.tokens.length; i++) if (text.content[i] === 1) n++;
+  const words = new Uint32Array(n);
+  for (let i = 0, w = 0; i < text.tokens.length; i++) if (text.content[i] === 1) words[w++] = hashString(text.stems[i]!);
+  return words;
+}
+
 /**
  * The winnowed fingerprints of a text: hashes of k-grams of its content-word stems (normalised, case-folded,
  * evasions removed, stop words dropped, so that inflected copies still share fingerprints), deduplicated and
  * sorted.
  */
 export function fingerprintsOf(text: AnalyzedText, options: FingerprintOptions = DEFAULT_FINGERPRINT_OPTIONS): Uint32Array {
-  const words: number[] = [];
-  for (let i = 0; i < text.tokens.length; i++) if (text.content[i] === 1) words.push(hashString(text.stems[i]!));
+  return stemHashFingerprints(contentStemHashes(text), options);
+}
+
+/** {@link fingerprintsOf} from the content-word stem hashes of a text (`contentStemHashes`). */
+export function stemHashFingerprints(words: Uint32Array, options: FingerprintOptions = DEFAULT_FINGERPRINT_OPTIONS): Uint32Array {
   const k = Math.min(options.k, words.length);
   if (k === 0) return new Uint32Array(0);
   const grams = new Uint32Array(words.length - k + 1);

@@ -18,7 +18,10 @@ export type { FoundSource, SourceProvider, SourceQuery } from './sourceProviders
 export { documentFromRecord, loadFolderDocuments, loadJsonlDocuments } from './loadDocuments.js';
 export { DEFAULT_WEB_SEARCH_SOURCE_OPTIONS, searchQueries, WebSearchSourceProvider } from './webSearch.js';
 export type { WebSearchHit, WebSearchProvider, WebSearchSourceOptions } from './webSearch.js';
-export { alignPassages } from './alignPassages.js';
+export { alignPassages, measurePassage } from './alignPassages.js';
+export { backgroundWeights } from './backgroundWeights.js';
+export { StemFrequencies } from './stemFrequencies.js';
+export type { StemFrequenciesSnapshot } from './stemFrequencies.js';
 export type { AlignedPassage } from './alignPassages.js';
 export { DEFAULT_ALIGNMENT_OPTIONS } from './alignmentOptions.js';
 export type { AlignmentOptions } from './alignmentOptions.js';

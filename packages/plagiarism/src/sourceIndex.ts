@@ -3,12 +3,13 @@ import { detectLanguage } from './detectLanguage.js';
 import { MemoryDocumentStore } from './documentStore.js';
 import type { DocumentStore, StoredDocument } from './documentStore.js';
 import { IndexClosedError, IndexVersionError, InvalidArgumentError, InvalidDocumentError } from './errors.js';
-import { DEFAULT_FINGERPRINT_OPTIONS, fingerprintScheme, fingerprintsOf } from './fingerprints.js';
+import { contentStemHashes, DEFAULT_FINGERPRINT_OPTIONS, fingerprintScheme, stemHashFingerprints } from './fingerprints.js';
 import type { FingerprintOptions } from './fingerprints.js';
 import { isPlagiarismLanguage } from './languages.js';
 import type { PlagiarismLanguage } from './languages.js';
 import { PostingTable } from './postingTable.js';
 import { SqliteDocumentStore } from './sqliteDocumentStore.js';
+import { StemFrequencies } from './stemFrequencies.js';
 import type { SourceDocument } from './types.js';
 
 export interface SourceIndexOptions {
@@ -81,6 +82,8 @@ export class SourceIndex {
   private alive = new Uint8Array(1024);
   private deadPostings = 0;
   private closed = false;
+  /** Document frequency of each stem; undefined until first asked for when the store was opened with documents. */
+  private stems: StemFrequencies | undefined;
 
   private constructor(store: DocumentStore, fingerprint: FingerprintOptions) {
     this.store = store;
@@ -109,6 +112,7 @@ export class SourceIndex {
       index.reindex();
     } else {
       for (const stored of store.all()) index.post(stored.id, stored.fingerprints);
+      if (store.size === 0) index.stems = new StemFrequencies();
     }
     store.setScheme(scheme);
     return index;
@@ -159,9 +163,11 @@ export class SourceIndex {
       for (const document of documents) {
         validateDocument(document);
         const language = this.languageOf(document);
-        const fingerprints = fingerprintsOf(analyzeText(document.text, language, false), this.fingerprint);
+        const stemHashes = contentStemHashes(analyzeText(document.text, language, false));
+        const fingerprints = stemHashFingerprints(stemHashes, this.fingerprint);
         const previous = this.store.idOf(document.url);
         if (previous !== undefined) this.bury(previous);
+        this.stems?.add(stemHashes);
         const id = this.store.put(document, language, fingerprints);
         this.post(id, fingerprints);
         added++;
@@ -174,8 +180,30 @@ export class SourceIndex {
   private bury(id: number): void {
     if (this.alive[id] === 1) {
       this.alive[id] = 0;
-      this.deadPostings += this.store.get(id)?.fingerprints.length ?? 0;
+      const stored = this.store.get(id);
+      this.deadPostings += stored?.fingerprints.length ?? 0;
+      if (stored !== undefined && this.stems !== undefined) this.stems.remove(this.analyzeStored(stored));
     }
+  }
+
+  private analyzeStored(stored: StoredDocument): Uint32Array {
+    const language = isPlagiarismLanguage(stored.language) ? stored.language : detectLanguage(stored.document.text);
+    return contentStemHashes(analyzeText(stored.document.text, language, false));
+  }
+
+  /**
+   * How many documents use each content-word stem (the background rate of words that tells topic from reuse).
+   * Kept up to date as documents come and go; an index opened from a file with documents counts them on the
+   * first call (one analysis of every stored text).
+   */
+  stemFrequencies(): StemFrequencies {
+    this.ensureOpen();
+    if (this.stems === undefined) {
+      const stems = new StemFrequencies();
+      for (const stored of this.store.all()) if (this.alive[stored.id] === 1) stems.add(this.analyzeStored(stored));
+      this.stems = stems;
+    }
+    return this.stems;
   }
 
   /** Removes the document with this url; returns whether it was there. */
@@ -209,10 +237,14 @@ export class SourceIndex {
     this.postings = new PostingTable(stored.length * 64);
     this.alive = new Uint8Array(1024);
     this.deadPostings = 0;
+    const stems = new StemFrequencies();
+    this.stems = stems;
     this.store.transaction(() => {
       for (const { id, document, language } of stored) {
         const code = isPlagiarismLanguage(language) ? language : detectLanguage(document.text);
-        const fingerprints = fingerprintsOf(analyzeText(document.text, code, false), this.fingerprint);
+        const stemHashes = contentStemHashes(analyzeText(document.text, code, false));
+        stems.add(stemHashes);
+        const fingerprints = stemHashFingerprints(stemHashes, this.fingerprint);
         this.store.updateFingerprints(id, fingerprints);
         this.post(id, fingerprints);
       }

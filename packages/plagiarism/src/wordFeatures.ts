@@ -62,3 +62,21 @@ export function countCounterparts(words: WordFeatures, from: number, to: number,
   }
   return [content, matched];
 }
+
+/**
+ * Like {@link countCounterparts}, each content word weighted by `weights[stem]` (1 without weights): the weight of
+ * the content words among `from` to `to`, and the weight of those with a counterpart in `features`.
+ */
+export function weighCounterparts(words: WordFeatures, from: number, to: number, features: ReadonlySet<number>,
+  weights: Float32Array | undefined): [number, number] {
+  let content = 0;
+  let matched = 0;
+  for (let i = from; i < to; i++) {
+    const stem = words.stemIds[i]!;
+    if (stem < 0) continue;
+    const weight = weights === undefined ? 1 : weights[stem] ?? 1;
+    content += weight;
+    if (hasCounterpart(words, i, features)) matched += weight;
+  }
+  return [content, matched];
+}

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { analyzeText, fingerprintsOf, IndexClosedError, IndexVersionError, InvalidDocumentError, SourceIndex } from '../src/index.js';
+import { analyzeText, fingerprintsOf, IndexClosedError, IndexVersionError, InvalidDocumentError, SourceIndex, StemFrequencies } from '../src/index.js';
 import { BEES, PRESS, VOLCANO } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'plagiarism-index-'));
@@ -62,5 +62,42 @@ describe('SourceIndex', () => {
     const index = SourceIndex.open();
     expect(() => index.add({ url: '', text: 'x' })).toThrow(InvalidDocumentError);
     expect(() => index.add({ url: 'u', text: 3 as unknown as string })).toThrow(/document\.text/);
+  });
+});
+
+describe('SourceIndex.stemFrequencies', () => {
+  it('counts the documents of each content-word stem as documents come, change and go', () => {
+    const index = SourceIndex.open();
+    index.addMany([{ url: 'https://a.example/1', text: 'Volcanoes erupt. Volcanoes sleep.' }, { url: 'https://a.example/2', text: 'Bees sleep in the hive.' }]);
+    const stems = index.stemFrequencies();
+    expect(stems.documents).toBe(2);
+    expect(stems.count('volcano')).toBe(1);
+    expect(stems.count('sleep')).toBe(2);
+    expect(stems.count('the')).toBe(0);
+    index.add({ url: 'https://a.example/1', text: 'Rivers sleep.' });
+    expect([stems.documents, stems.count('volcano'), stems.count('river'), stems.count('sleep')]).toEqual([2, 0, 1, 2]);
+    index.remove('https://a.example/2');
+    expect([stems.documents, stems.count('bee'), stems.count('sleep')]).toEqual([1, 0, 1]);
+  });
+
+  it('crosses threads as a snapshot that reads the same counts', () => {
+    const index = SourceIndex.open();
+    index.addMany([{ url: 'https://a.example/1', text: 'Volcanoes erupt. Volcanoes sleep.' }, { url: 'https://a.example/2', text: 'Bees sleep in the hive.' }]);
+    const snapshot = structuredClone(index.stemFrequencies().snapshot());
+    const copy = StemFrequencies.fromSnapshot(snapshot);
+    expect([copy.documents, copy.count('volcano'), copy.count('sleep'), copy.count('bee'), copy.count('river')]).toEqual([2, 1, 2, 1, 0]);
+    index.add({ url: 'https://a.example/3', text: 'Rivers sleep.' });
+    expect(copy.count('river')).toBe(0); // a copy: later documents do not reach it
+    expect(() => StemFrequencies.fromSnapshot({ keys: new Uint32Array(3), counts: new Int32Array(3), documents: 0 })).toThrow(RangeError);
+  });
+
+  it('counts the stored documents of a file on first use', () => {
+    const path = join(dir, 'stems.sqlite');
+    const first = SourceIndex.open({ path });
+    first.addMany([{ url: 'https://a.example/1', text: 'Volcanoes erupt.' }, { url: 'https://a.example/2', text: 'Volcanoes sleep.' }]);
+    first.close();
+    const again = SourceIndex.open({ path });
+    expect(again.stemFrequencies().count('volcano')).toBe(2);
+    again.close();
   });
 });

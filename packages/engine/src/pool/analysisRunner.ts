@@ -37,8 +37,10 @@ export function pooledRunner(pool: () => AnalysisPool): AnalysisRunner {
     async checkPlagiarism(text, options, signal) {
       const found = await findSources(text, options);
       // A clock does not cross threads: the worker's reads the scan time.
-      const { index: _index, providers: _providers, now: _now, ...plain } = options;
-      return pool().run('plagiarism', { text, found, options: plain }, signal);
+      const { index, providers: _providers, now: _now, background: _background, ...plain } = options;
+      // The index's stem frequencies weigh words by rarity: they travel as a snapshot.
+      const background = index?.stemFrequencies().snapshot();
+      return pool().run('plagiarism', { text, found, options: plain, ...(background ? { background } : {}) }, signal);
     },
     async checkFacts(text, options) {
       // Claims and verdicts are computed in a worker, the evidence is gathered here (the store and the search provider).

@@ -2,8 +2,8 @@ import { detectAiText } from '@content-analysis/classifiers';
 import type { AiTextResult, DetectAiTextOptions } from '@content-analysis/classifiers';
 import { findCheckableClaims, judgeClaims } from '@content-analysis/fact-check';
 import type { CheckableClaims, FactCheckResult, FindClaimsOptions, GatheredClaims, JudgeClaimOptions } from '@content-analysis/fact-check';
-import { checkPlagiarism, FoundSourcesProvider } from '@content-analysis/plagiarism';
-import type { CheckPlagiarismOptions, FoundSource, PlagiarismV2Result } from '@content-analysis/plagiarism';
+import { checkPlagiarism, FoundSourcesProvider, StemFrequencies } from '@content-analysis/plagiarism';
+import type { CheckPlagiarismOptions, FoundSource, PlagiarismV2Result, StemFrequenciesSnapshot } from '@content-analysis/plagiarism';
 
 /** What crosses back from a worker: the value, or the error's name, message and stable code (classes do not cross). */
 export type TaskOutcome<T> =
@@ -16,12 +16,14 @@ export interface AiTextTask {
 }
 
 /** The plagiarism options that are plain data (no index, providers or clock). */
-export type PlagiarismTaskOptions = Omit<CheckPlagiarismOptions, 'index' | 'providers' | 'now'>;
+export type PlagiarismTaskOptions = Omit<CheckPlagiarismOptions, 'index' | 'providers' | 'now' | 'background'>;
 
 export interface PlagiarismTask {
   text: string;
   found: FoundSource[];
   options: PlagiarismTaskOptions;
+  /** The index's stem frequencies (rarity weighting), when the check has an index. */
+  background?: StemFrequenciesSnapshot;
 }
 
 export interface FactClaimsTask {
@@ -66,7 +68,8 @@ export function aiText(task: AiTextTask): Promise<TaskOutcome<AiTextResult>> {
 
 /** Piscina task handler `plagiarism`: aligns the text with the sources found on the caller's thread. */
 export function plagiarism(task: PlagiarismTask): Promise<TaskOutcome<PlagiarismV2Result>> {
-  return settle(() => checkPlagiarism(task.text, { ...task.options, providers: [new FoundSourcesProvider(task.found)] }));
+  const background = task.background === undefined ? undefined : StemFrequencies.fromSnapshot(task.background);
+  return settle(() => checkPlagiarism(task.text, { ...task.options, background, providers: [new FoundSourcesProvider(task.found)] }));
 }
 
 /** Piscina task handler `factClaims`: the check-worthy claims of a text (the word vectors load once per thread). */
