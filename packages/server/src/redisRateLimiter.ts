@@ -89,13 +89,18 @@ export class RedisRateLimiter implements RateLimiter {
       connectTimeout: 5000,
     });
     const limiter = new RedisRateLimiter(options, redis);
+    let cause: Error | undefined; // the socket's error (ECONNREFUSED …); connect() itself says only that it closed
+    const keep = (error: Error) => (cause ??= error);
+    redis.on('error', keep);
     try {
       await redis.connect();
       await redis.ping();
     } catch (error) {
       redis.disconnect();
-      throw new RedisUnavailableError(`No Redis answered at ${redactUrl(options.url)}: ${(error as Error).message}`, { cause: error });
+      cause ??= error as Error;
+      throw new RedisUnavailableError(`No Redis answered at ${redactUrl(options.url)}: ${cause.message || String(cause)}`, { cause });
     }
+    redis.off('error', keep);
     return limiter;
   }
 

@@ -16,13 +16,14 @@ export const postgresRequired = process.env.CONTENT_ANALYSIS_TEST_POSTGRES_REQUI
 
 async function probeRedis(): Promise<string | undefined> {
   const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 3000, retryStrategy: () => null });
-  redis.on('error', () => undefined);
+  let cause: Error | undefined;
+  redis.on('error', (error: Error) => (cause ??= error));
   try {
     await redis.connect();
     await redis.ping();
     return undefined;
   } catch (error) {
-    return (error as Error).message || String(error);
+    return (cause ?? (error as Error)).message || String(error);
   } finally {
     redis.disconnect();
   }
