@@ -1,11 +1,14 @@
 import type { Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PostgresLedger } from '@content-analysis/credits';
 import { Engine, textCompareFeature } from '@content-analysis/engine';
 import { close, createApiServer, listen, RedisRateLimiter } from '../src/index.js';
 import { deleteKeys, dropSchema, freshKeyPrefix, freshSchema, postgresSkipReason, postgresUrl, redisSkipReason, redisUrl } from './services.js';
 
-/** Two API nodes in this process, on their own ports, sharing one PostgreSQL schema and one Redis key prefix. */
+/**
+ * Two API nodes in this process, on their own ports, sharing one PostgreSQL schema and one Redis key prefix: fresh
+ * ones for each test, removed after it.
+ */
 const skip = (await redisSkipReason('Scale-out tests')) ?? (await postgresSkipReason('Scale-out tests'));
 
 interface Node {
@@ -16,23 +19,25 @@ interface Node {
 }
 
 describe.skipIf(skip !== undefined)('two API nodes sharing Redis and PostgreSQL', () => {
-  const schema = freshSchema();
-  const keyPrefix = freshKeyPrefix();
-  const nodes: Node[] = [];
-  const logged: string[] = [];
+  let schema: string;
+  let keyPrefix: string;
+  let nodes: Node[];
 
-  beforeAll(async () => {
+  beforeEach(async () => {
+    schema = freshSchema();
+    keyPrefix = freshKeyPrefix();
+    nodes = [];
     for (let i = 0; i < 2; i++) {
       const ledger = await PostgresLedger.open({ connectionString: postgresUrl, schema, maxConnections: 4 });
       const limiter = await RedisRateLimiter.open({ url: redisUrl, keyPrefix, burst: 10, perSecond: 0.01 });
       const engine = new Engine({ ledger, features: [textCompareFeature], fetch: {} });
-      const server = createApiServer({ engine, rateLimit: limiter, log: (message) => logged.push(message) });
+      const server = createApiServer({ engine, rateLimit: limiter, log: () => undefined });
       const { url } = await listen(server, 0);
       nodes.push({ url, server, ledger, limiter });
     }
   });
 
-  afterAll(async () => {
+  afterEach(async () => {
     for (const node of nodes) {
       node.server.closeAllConnections();
       await close(node.server);
