@@ -1,9 +1,6 @@
-import { availableParallelism } from 'node:os';
-import { ForensicsPool } from '@content-analysis/forensics';
 import type { Readable, Writable } from 'node:stream';
 import { Engine, openApiDocument, toApiError } from '@content-analysis/engine';
 import type { Feature } from '@content-analysis/engine';
-import { createApiServer, listen } from '@content-analysis/server';
 import { runBatch } from './batch.js';
 import { asksForHelp, parseCommandLine } from './commandLine.js';
 import { CliError, UsageError } from './errors.js';
@@ -12,6 +9,7 @@ import { loadDocuments, servicesFrom } from './collections.js';
 import { assertNotDirectory, readImageInput, readStream, readTextInput } from './inputs.js';
 import { DEFAULT_ACCOUNT, ledgerPath, openLedger, sourcesPath } from './ledgerFile.js';
 import { SourceIndex } from '@content-analysis/plagiarism';
+import { serve } from './serve.js';
 import { commandUsage, globalUsage } from './usage.js';
 
 export interface CliIo {
@@ -127,71 +125,6 @@ function indexCommand(argv: string[], io: CliIo): number {
     index.close();
   }
   return 0;
-}
-
-async function serve(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandLine(argv, {
-    db: { type: 'string' },
-    port: { type: 'string' },
-    host: { type: 'string' },
-    'no-tool-server': { type: 'boolean' },
-    index: { type: 'string' },
-    sources: { type: 'string' },
-    evidence: { type: 'string' },
-  });
-  if (positionals.length > 0) throw new UsageError(`serve: unexpected argument "${positionals[0]}"`);
-  const port = Number(values.port ?? io.env.PORT ?? 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`Expected port number for --port but received ${values.port}`);
-  const host = values.host ?? '127.0.0.1';
-  const path = ledgerPath(values.db, io.env);
-  const ledger = openLedger(path);
-  const forensicsPool = new ForensicsPool({ threads: Math.max(1, availableParallelism()) });
-  let server: ReturnType<typeof createApiServer>;
-  let address: Awaited<ReturnType<typeof listen>>;
-  try {
-    const engine = new Engine({
-      ledger,
-      services: {
-        ...servicesFrom({ index: sourcesPath(values.index, io.env), sources: values.sources, evidence: values.evidence }),
-        forensicsPool,
-      },
-    });
-    server = createApiServer({ engine, toolServer: values['no-tool-server'] !== true });
-    address = await listen(server, port, host).catch((error: unknown) => {
-      throw listenError(error, host, port);
-    });
-  } catch (error) {
-    await forensicsPool.close();
-    await ledger.close();
-    throw error;
-  }
-  // Only once the port is ours: a start that fails leaves no account behind, so the next one still shows the token.
-  if (!(await ledger.getAccount(DEFAULT_ACCOUNT))) {
-    await ledger.createAccount({ id: DEFAULT_ACCOUNT });
-    const { token } = await ledger.createToken(DEFAULT_ACCOUNT, 'first token');
-    io.stdout.write(`First access token (shown once, account "${DEFAULT_ACCOUNT}", 2000 credits):\n${token}\n`);
-  }
-  io.stdout.write(`content-analysis listening on ${address.url} (ledger ${path}; tool server at ${address.url}/mcp/v1)\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
-  await forensicsPool.close();
-  await ledger.close();
-  return 0;
-}
-
-function listenError(error: unknown, host: string, port: number): Error {
-  const code = (error as NodeJS.ErrnoException).code;
-  const reason = code === 'EADDRINUSE' ? 'the address is in use'
-    : code === 'EACCES' ? 'permission denied'
-    : code === 'EADDRNOTAVAIL' ? 'the address is not on this machine'
-    : (error as Error).message;
-  return new CliError(`cannot listen on ${host}:${port}: ${reason}`, { cause: error });
 }
 
 /** Runs the CLI; resolves with the exit code. */

@@ -18,3 +18,12 @@ export class ToolParamsError extends Error {
     this.name = 'ToolParamsError';
   }
 }
+
+/** The Redis of a shared rate limiter did not answer when the limiter was opened. */
+export class RedisUnavailableError extends Error {
+  readonly code = 'REDIS_UNAVAILABLE';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'RedisUnavailableError';
+  }
+}

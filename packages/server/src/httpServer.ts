@@ -5,8 +5,9 @@ import type { Engine } from '@content-analysis/engine';
 import { bearerToken, clientKey } from './auth.js';
 import { isJsonContentType, parseJson, readBody } from './body.js';
 import { ServerConfigError } from './errors.js';
-import { RateLimiter } from './rateLimiter.js';
-import type { RateLimitOptions } from './rateLimiter.js';
+import { MemoryRateLimiter, isRateLimiter } from './rateLimiter.js';
+import type { RateLimiter, RateLimitOptions } from './rateLimiter.js';
+import { requestIdOf } from './requestId.js';
 import { defaultLog, sendError, sendJson } from './respond.js';
 import { handleToolServer } from './toolServer.js';
 
@@ -16,10 +17,11 @@ export interface ApiServerOptions {
   /** The engine to serve; it must have a ledger. */
   engine: Engine;
   /**
-   * Per-client rate limit, or `false` for none.
+   * Per-client rate limit: the options of an in-process limiter, a limiter (a `RedisRateLimiter` shared by several
+   * nodes), or `false` for none.
    * @default { burst: 60, perSecond: 10 }
    */
-  rateLimit?: RateLimitOptions | false;
+  rateLimit?: RateLimitOptions | RateLimiter | false;
   /**
    * Largest request body of a feature that does not set its own.
    * @default 2 MiB
@@ -46,7 +48,7 @@ export interface ApiServerOptions {
    * @default 256
    */
   maxConcurrent?: number;
-  /** Where unexpected failures are reported. @default standard error */
+  /** Where unexpected failures are reported; the message names the request's `x-request-id`. @default standard error */
   log?: (message: string, error: unknown) => void;
 }
 
@@ -58,10 +60,12 @@ export interface ApiServerOptions {
 export function createApiServer(options: ApiServerOptions): Server {
   const { engine } = options;
   if (!engine.ledger) throw new ServerConfigError('The engine of an API server needs a ledger (accounts, tokens and credits)');
-  const limiter = options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit ?? {});
+  const limiter = options.rateLimit === false ? undefined
+    : isRateLimiter(options.rateLimit) ? options.rateLimit
+    : new MemoryRateLimiter(options.rateLimit ?? {});
   const maxBodyBytes = options.maxBodyBytes ?? 2 * 1024 * 1024;
   const version = options.version ?? '0.1.0';
-  const log = options.log ?? defaultLog;
+  const serverLog = options.log ?? defaultLog;
   const maxConcurrent = options.maxConcurrent ?? 256;
   if (!Number.isSafeInteger(maxConcurrent) || maxConcurrent < 1) {
     throw new ServerConfigError(`Expected positive integer for maxConcurrent but received ${String(maxConcurrent)} of type ${typeof maxConcurrent}`);
@@ -69,7 +73,7 @@ export function createApiServer(options: ApiServerOptions): Server {
   let inFlight = 0;
   let openApi: Record<string, unknown> | undefined;
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse, log: typeof serverLog): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path === TOOL_SERVER_PATH && options.toolServer !== false) {
       await handleToolServer(req, res, { engine, limiter, maxBodyBytes: options.maxToolBodyBytes ?? 8 * 1024 * 1024, version, log });
@@ -100,7 +104,7 @@ export function createApiServer(options: ApiServerOptions): Server {
     }
     try {
       const token = bearerToken(req);
-      const decision = limiter?.take(clientKey(req, token));
+      const decision = await limiter?.take(clientKey(req, token));
       if (decision && !decision.allowed) {
         req.resume();
         throw new ApiError('TOO_MANY_REQUESTS', undefined, { retryAfter: decision.retryAfterSeconds });
@@ -126,6 +130,10 @@ export function createApiServer(options: ApiServerOptions): Server {
   }
 
   const server = createServer((req, res) => {
+    // Set before anything is written, so every answer carries it: errors, 404s, /health and the tool server's.
+    const requestId = requestIdOf(req);
+    res.setHeader('x-request-id', requestId);
+    const log = (message: string, error: unknown) => serverLog(`${message} (x-request-id ${requestId})`, error);
     if (inFlight >= maxConcurrent) {
       req.resume();
       sendError(res, new ApiError('SERVICE_UNAVAILABLE', 'The service is at capacity; retry shortly.', { retryAfter: 1 }), 'v2', log);
@@ -133,7 +141,7 @@ export function createApiServer(options: ApiServerOptions): Server {
     }
     inFlight++;
     res.once('close', () => inFlight--);
-    handle(req, res).catch((error: unknown) => sendError(res, error, 'v2', log));
+    handle(req, res, log).catch((error: unknown) => sendError(res, error, 'v2', log));
   });
   server.requestTimeout = 120_000;
   server.headersTimeout = 30_000;

@@ -1,7 +1,10 @@
 export { TOOL_SERVER_PATH, close, createApiServer, listen } from './httpServer.js';
 export type { ApiServerOptions } from './httpServer.js';
-export { RateLimiter } from './rateLimiter.js';
-export type { RateDecision, RateLimitOptions } from './rateLimiter.js';
+export { MemoryRateLimiter } from './rateLimiter.js';
+export type { RateDecision, RateLimiter, RateLimitOptions } from './rateLimiter.js';
+export { RedisRateLimiter } from './redisRateLimiter.js';
+export type { RedisRateLimiterOptions } from './redisRateLimiter.js';
+export { MAX_REQUEST_ID_LENGTH, requestIdOf } from './requestId.js';
 export { handleToolServer } from './toolServer.js';
 export type { ToolServerContext } from './toolServer.js';
-export { ServerConfigError } from './errors.js';
+export { RedisUnavailableError, ServerConfigError } from './errors.js';

@@ -147,7 +147,7 @@ function mcpServer(
     try {
       const token = headerToken ?? (typeof apiKey === 'string' ? apiKey : undefined);
       const accountId = await engine.authenticate(token);
-      const decision = context.limiter?.take(clientKey(req, token));
+      const decision = await context.limiter?.take(clientKey(req, token));
       if (decision && !decision.allowed) {
         throw new ApiError('TOO_MANY_REQUESTS', undefined, { retryAfter: decision.retryAfterSeconds });
       }

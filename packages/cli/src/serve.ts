@@ -1,0 +1,161 @@
+import { availableParallelism } from 'node:os';
+import { DuplicateAccountError, PostgresLedger } from '@content-analysis/credits';
+import type { Ledger } from '@content-analysis/credits';
+import { Engine } from '@content-analysis/engine';
+import { ForensicsPool } from '@content-analysis/forensics';
+import { createApiServer, listen, RedisRateLimiter } from '@content-analysis/server';
+import type { RateLimiter } from '@content-analysis/server';
+import { servicesFrom } from './collections.js';
+import { parseCommandLine } from './commandLine.js';
+import { CliError, UsageError } from './errors.js';
+import { DEFAULT_ACCOUNT, ledgerPath, openLedger, sourcesPath } from './ledgerFile.js';
+import type { CliIo } from './main.js';
+
+/** Where `serve` keeps its state: flags first, then the environment, then the embedded defaults. */
+export interface ServeStores {
+  /** PostgreSQL URL of a shared ledger, or undefined for the SQLite file. */
+  database: string | undefined;
+  databaseSchema: string;
+  /** Redis URL of a shared rate limiter, or undefined for the in-process one. */
+  redis: string | undefined;
+  redisPrefix: string;
+}
+
+export function serveStores(values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv): ServeStores {
+  const text = (flag: string, variable: string): string | undefined => {
+    const value = values[flag];
+    return typeof value === 'string' ? value : env[variable] || undefined;
+  };
+  const database = text('database', 'CONTENT_ANALYSIS_DATABASE_URL');
+  if (database !== undefined && !/^postgres(?:ql)?:\/\//.test(database)) {
+    throw new UsageError(`Expected postgres:// or postgresql:// URL for --database but received ${database}`);
+  }
+  if (database !== undefined && typeof values.db === 'string') throw new UsageError('--db (SQLite file) and --database (PostgreSQL) exclude each other');
+  const redis = text('redis', 'CONTENT_ANALYSIS_REDIS_URL');
+  if (redis !== undefined && !/^rediss?:\/\//.test(redis)) {
+    throw new UsageError(`Expected redis:// or rediss:// URL for --redis but received ${redis}`);
+  }
+  return {
+    database,
+    databaseSchema: text('database-schema', 'CONTENT_ANALYSIS_DATABASE_SCHEMA') ?? 'public',
+    redis,
+    redisPrefix: text('redis-prefix', 'CONTENT_ANALYSIS_REDIS_PREFIX') ?? 'content-analysis:rate:',
+  };
+}
+
+/** A URL without its password, for the start line and messages. */
+function redact(url: string): string {
+  return url.replace(/\/\/([^@/]*)@/, (_, auth: string) => `//${auth.replace(/:.*$/, ':***')}@`);
+}
+
+async function openStores(stores: ServeStores, values: { db?: string | undefined }, env: NodeJS.ProcessEnv) {
+  let ledger: Ledger;
+  let ledgerName: string;
+  if (stores.database === undefined) {
+    ledgerName = ledgerPath(values.db, env);
+    ledger = openLedger(ledgerName);
+  } else {
+    ledgerName = `${redact(stores.database)} schema ${stores.databaseSchema}`;
+    try {
+      ledger = await PostgresLedger.open({ connectionString: stores.database, schema: stores.databaseSchema });
+    } catch (error) {
+      if (error instanceof TypeError) throw new UsageError(`--database: ${error.message}`);
+      throw new CliError(`cannot open the PostgreSQL ledger at ${redact(stores.database)}: ${(error as Error).message}`, { cause: error });
+    }
+  }
+  let limiter: RateLimiter | undefined;
+  if (stores.redis !== undefined) {
+    try {
+      limiter = await RedisRateLimiter.open({ url: stores.redis, keyPrefix: stores.redisPrefix });
+    } catch (error) {
+      await ledger.close();
+      throw new CliError((error as Error).message, { cause: error });
+    }
+  }
+  return { ledger, ledgerName, limiter };
+}
+
+/**
+ * Creates the account "default" and prints its first token, once per ledger: when several nodes start together on
+ * one database, the one whose insert wins prints it and the others find the account taken.
+ */
+async function showFirstToken(ledger: Ledger, io: CliIo): Promise<void> {
+  if (await ledger.getAccount(DEFAULT_ACCOUNT)) return;
+  try {
+    await ledger.createAccount({ id: DEFAULT_ACCOUNT });
+  } catch (error) {
+    if (error instanceof DuplicateAccountError) return;
+    throw error;
+  }
+  const { token } = await ledger.createToken(DEFAULT_ACCOUNT, 'first token');
+  io.stdout.write(`First access token (shown once, account "${DEFAULT_ACCOUNT}", 2000 credits):\n${token}\n`);
+}
+
+export async function serve(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandLine(argv, {
+    db: { type: 'string' },
+    database: { type: 'string' },
+    'database-schema': { type: 'string' },
+    redis: { type: 'string' },
+    'redis-prefix': { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'no-tool-server': { type: 'boolean' },
+    index: { type: 'string' },
+    sources: { type: 'string' },
+    evidence: { type: 'string' },
+  });
+  if (positionals.length > 0) throw new UsageError(`serve: unexpected argument "${positionals[0]}"`);
+  const port = Number(values.port ?? io.env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`Expected port number for --port but received ${values.port}`);
+  const host = values.host ?? '127.0.0.1';
+  const stores = serveStores(values, io.env);
+  const { ledger, ledgerName, limiter } = await openStores(stores, values, io.env);
+  const forensicsPool = new ForensicsPool({ threads: Math.max(1, availableParallelism()) });
+  const release = async () => {
+    await forensicsPool.close();
+    await limiter?.close?.();
+    await ledger.close();
+  };
+  let server: ReturnType<typeof createApiServer>;
+  let address: Awaited<ReturnType<typeof listen>>;
+  try {
+    const engine = new Engine({
+      ledger,
+      services: {
+        ...servicesFrom({ index: sourcesPath(values.index, io.env), sources: values.sources, evidence: values.evidence }),
+        forensicsPool,
+      },
+    });
+    server = createApiServer({ engine, toolServer: values['no-tool-server'] !== true, ...(limiter ? { rateLimit: limiter } : {}) });
+    address = await listen(server, port, host).catch((error: unknown) => {
+      throw listenError(error, host, port);
+    });
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  // Only once the port is ours: a start that fails leaves no account behind, so the next one still shows the token.
+  await showFirstToken(ledger, io);
+  const limits = stores.redis === undefined ? '' : `; rate limits in ${redact(stores.redis)}`;
+  io.stdout.write(`content-analysis listening on ${address.url} (ledger ${ledgerName}${limits}; tool server at ${address.url}/mcp/v1)\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await release();
+  return 0;
+}
+
+function listenError(error: unknown, host: string, port: number): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason = code === 'EADDRINUSE' ? 'the address is in use'
+    : code === 'EACCES' ? 'permission denied'
+    : code === 'EADDRNOTAVAIL' ? 'the address is not on this machine'
+    : (error as Error).message;
+  return new CliError(`cannot listen on ${host}:${port}: ${reason}`, { cause: error });
+}

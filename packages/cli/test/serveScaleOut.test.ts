@@ -1,0 +1,160 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  deleteKeys, dropSchema, freshKeyPrefix, freshSchema, postgresSkipReason, postgresUrl, redisSkipReason, redisUrl,
+} from '../../server/test/services.js';
+import { BIN, buildWorkspace } from './build.js';
+
+/** `serve --database` and `--redis`: nodes as separate processes, sharing one PostgreSQL schema and one Redis prefix. */
+const skip = (await postgresSkipReason('serve --database/--redis tests')) ?? (await redisSkipReason('serve --database/--redis tests'));
+
+const children: ChildProcessWithoutNullStreams[] = [];
+const schemas: string[] = [];
+const prefixes: string[] = [];
+beforeAll(() => buildWorkspace(), 120_000);
+afterAll(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  if (skip !== undefined) return;
+  await Promise.all(children.map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined)));
+  for (const schema of schemas) await dropSchema(schema);
+  for (const prefix of prefixes) await deleteKeys(prefix);
+});
+
+function schema(): string {
+  const name = freshSchema();
+  schemas.push(name);
+  return name;
+}
+
+function prefix(): string {
+  const name = freshKeyPrefix();
+  prefixes.push(name);
+  return name;
+}
+
+/** Environment without the variables under test, plus `extra`. */
+function environment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of ['CONTENT_ANALYSIS_DATABASE_URL', 'CONTENT_ANALYSIS_DATABASE_SCHEMA', 'CONTENT_ANALYSIS_REDIS_URL', 'CONTENT_ANALYSIS_REDIS_PREFIX', 'CONTENT_ANALYSIS_DB']) {
+    delete env[name];
+  }
+  return { ...env, ...extra };
+}
+
+interface Node {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  token: string | undefined;
+  started: string;
+}
+
+/** Starts `content-analysis serve` and waits for its address (and its first token, if it prints one). */
+async function start(args: string[], env: NodeJS.ProcessEnv = environment()): Promise<Node> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { stdio: ['pipe', 'pipe', 'pipe'], env });
+  children.push(child);
+  let err = '';
+  child.stderr.on('data', (chunk) => (err += chunk));
+  let token: string | undefined;
+  let started = '';
+  for await (const line of createInterface({ input: child.stdout })) {
+    started += `${line}\n`;
+    if (/^ca_/.test(line)) token = line.trim();
+    const match = /listening on (http:\/\/\S+)/.exec(line);
+    if (match) return { child, url: match[1]!, token, started };
+  }
+  throw new Error(`serve exited before listening: ${err}`);
+}
+
+async function exitOf(args: string[], env: NodeJS.ProcessEnv = environment()): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { stdio: ['pipe', 'pipe', 'pipe'], env });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk) => (out += chunk));
+  child.stderr.on('data', (chunk) => (err += chunk));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, out, err };
+}
+
+function compare(url: string, token: string): Promise<Response> {
+  return fetch(`${url}/v2/text-compare`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ first_text: 'one two three four', second_text: 'one two three five' }), // 4 credits
+  });
+}
+
+async function stop(node: Node): Promise<void> {
+  node.child.kill('SIGTERM');
+  await new Promise((resolve) => node.child.once('exit', resolve));
+}
+
+describe.skipIf(skip !== undefined)('content-analysis serve --database / --redis', () => {
+  it('prints the first token once on a fresh schema; a second node on it prints none and shares the ledger', async () => {
+    const args = ['--database', postgresUrl, '--database-schema', schema()];
+    const a = await start(args);
+    expect(a.token).toMatch(/^ca_/);
+    expect(a.started).toContain('First access token (shown once, account "default", 2000 credits):');
+    expect(a.started).toMatch(/\(ledger postgres:\/\/\S+ schema server_test_\w+; tool server at/);
+    const b = await start(args);
+    expect(b.token).toBeUndefined();
+    expect(b.started).not.toContain('First access token');
+    expect(((await (await compare(a.url, a.token!)).json()) as any).credits_remaining).toBe(1996);
+    expect(((await (await compare(b.url, a.token!)).json()) as any).credits_remaining).toBe(1992);
+    await Promise.all([stop(a), stop(b)]);
+  });
+
+  it('shows one first token when several nodes start together on a fresh schema', async () => {
+    const args = ['--database', postgresUrl, '--database-schema', schema()];
+    const nodes = await Promise.all([start(args), start(args), start(args)]);
+    expect(nodes.filter((n) => n.token !== undefined)).toHaveLength(1);
+    await Promise.all(nodes.map(stop));
+  });
+
+  it('reads the environment variables, and a flag wins over its variable', async () => {
+    const fromEnv = await start([], environment({
+      CONTENT_ANALYSIS_DATABASE_URL: postgresUrl,
+      CONTENT_ANALYSIS_DATABASE_SCHEMA: schema(),
+      CONTENT_ANALYSIS_REDIS_URL: redisUrl,
+      CONTENT_ANALYSIS_REDIS_PREFIX: prefix(),
+    }));
+    expect(fromEnv.token).toMatch(/^ca_/);
+    expect(fromEnv.started).toContain(`; rate limits in ${redisUrl};`);
+    const flagged = await start(['--database', postgresUrl, '--database-schema', schema(), '--redis', redisUrl, '--redis-prefix', prefix()],
+      environment({ CONTENT_ANALYSIS_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', CONTENT_ANALYSIS_REDIS_URL: 'redis://127.0.0.1:1' }));
+    expect(flagged.token).toMatch(/^ca_/);
+    await Promise.all([stop(fromEnv), stop(flagged)]);
+  });
+
+  it('counts rate limits across nodes in Redis: 120 requests at once over two nodes pass the shared burst of 60', async () => {
+    const args = ['--database', postgresUrl, '--database-schema', schema(), '--redis', redisUrl, '--redis-prefix', prefix()];
+    const a = await start(args);
+    const b = await start(args);
+    // Each node alone would let its 60 through; one shared bucket lets 60 and what refills (10 a second) meanwhile.
+    const answers = await Promise.all(Array.from({ length: 120 }, (_, i) => compare(i % 2 ? b.url : a.url, a.token!)));
+    const allowed = answers.filter((r) => r.status === 200).length;
+    const refused = answers.filter((r) => r.status === 429);
+    expect(allowed).toBeGreaterThanOrEqual(60);
+    expect(refused.length).toBe(120 - allowed);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused[0]!.headers.get('retry-after')).toBe('1');
+    expect(refused[0]!.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    await Promise.all([stop(a), stop(b)]);
+  }, 30_000);
+
+  it('exits 1 naming the store when PostgreSQL or Redis does not answer, and 2 for a URL of another scheme', async () => {
+    const noDatabase = await exitOf(['--database', 'postgres://postgres@127.0.0.1:1/none']);
+    expect(noDatabase.code).toBe(1);
+    expect(noDatabase.out).toBe('');
+    expect(noDatabase.err).toMatch(/^content-analysis: cannot open the PostgreSQL ledger at postgres:\/\/postgres@127\.0\.0\.1:1\/none: .*ECONNREFUSED/);
+    const noRedis = await exitOf(['--database', postgresUrl, '--database-schema', schema(), '--redis', 'redis://127.0.0.1:1']);
+    expect(noRedis.code).toBe(1);
+    expect(noRedis.out).toBe('');
+    expect(noRedis.err).toBe('content-analysis: No Redis answered at redis://127.0.0.1:1: connect ECONNREFUSED 127.0.0.1:1\n');
+    const wrongScheme = await exitOf(['--database', 'mysql://localhost/db']);
+    expect(wrongScheme.code).toBe(2);
+    expect(wrongScheme.err).toContain('Expected postgres:// or postgresql:// URL for --database but received mysql://localhost/db');
+  });
+});
