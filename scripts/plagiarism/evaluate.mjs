@@ -10,7 +10,7 @@ const DIST = process.argv.includes('--dist') ? (await import('node:path')).resol
 const { SourceIndex, analyzePlagiarism, wordNetLexicon } = await import(`${DIST}/index.js`);
 const { buildCorpus, loadHumanTexts, datasetsPath } = await import('./corpus.mjs');
 const { buildSameTopicCorpus, loadFamilies, saveCorpus } = await import('./sameTopicCorpus.mjs');
-const { panMeasures } = await import('./measures.mjs');
+const { coveredLength, panMeasures } = await import('./measures.mjs');
 
 const option = (name) => (process.argv.includes(`--${name}`) ? process.argv[process.argv.indexOf(`--${name}`) + 1] : undefined);
 const arg = (name, fallback) => (option(name) === undefined ? fallback : Number(option(name)));
@@ -20,18 +20,6 @@ const which = option('corpus') ?? 'both';
 const lexicon = wordNetLexicon();
 const f = (x) => x.toFixed(3);
 
-/** Characters of [from, to) covered by the union of `ranges`. */
-function covered(ranges, from, to) {
-  const clipped = ranges.map(([a, b]) => [Math.max(a, from), Math.min(b, to)]).filter(([a, b]) => b > a).sort((x, y) => x[0] - y[0]);
-  let total = 0;
-  let end = -Infinity;
-  for (const [a, b] of clipped) {
-    if (b <= end) continue;
-    total += b - Math.max(a, end);
-    end = b;
-  }
-  return total;
-}
 
 /**
  * `countQuoted`: whether passages the checker reports as attributed quotations count as detections. The PAN corpus
@@ -60,13 +48,13 @@ async function evaluate(name, corpus, seed, countQuoted) {
     bucket.detections.push(...found);
     if (found.length > 0) bucket.flagged++;
     const spans = found.map((r) => [r.suspStart, r.suspEnd]);
-    const detected = covered(spans, 0, doc.text.length);
-    const inCases = doc.cases.reduce((sum, c) => sum + covered(spans, c.suspStart, c.suspEnd), 0);
+    const detected = coveredLength(spans, 0, doc.text.length);
+    const inCases = doc.cases.reduce((sum, c) => sum + coveredLength(spans, c.suspStart, c.suspEnd), 0);
     bucket.detectedChars += detected;
     bucket.falseChars += detected - inCases;
     for (const q of doc.quotes ?? []) {
       quotes++;
-      if (covered(spans, q.suspStart, q.suspEnd) > 0) quotesFlagged++;
+      if (coveredLength(spans, q.suspStart, q.suspEnd) > 0) quotesFlagged++;
     }
   }
   console.log('level     docs  cases  detections  plagdet  precision  recall  granularity  flagged docs  false chars  ms/doc');

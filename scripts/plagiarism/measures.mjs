@@ -12,7 +12,7 @@ const detects = (s, r) => s.susp === r.susp && s.src === r.src
 const size = (x) => (x.suspEnd - x.suspStart) + (x.srcEnd - x.srcStart);
 
 /** Length of the union of ranges [a, b) intersected with [from, to). */
-function coveredLength(ranges, from, to) {
+export function coveredLength(ranges, from, to) {
   const clipped = ranges.map(([a, b]) => [Math.max(a, from), Math.min(b, to)]).filter(([a, b]) => b > a).sort((x, y) => x[0] - y[0]);
   let total = 0;
   let end = -Infinity;
