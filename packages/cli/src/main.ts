@@ -9,7 +9,7 @@ import { loadDocuments, servicesFrom } from './collections.js';
 import { assertNotDirectory, readImageInput, readStream, readTextInput } from './inputs.js';
 import { DEFAULT_ACCOUNT, ledgerPath, openLedger, sourcesPath } from './ledgerFile.js';
 import { SourceIndex } from '@content-analysis/plagiarism';
-import { serve } from './serve.js';
+import { openPostgresIndex, redact, serve, serveStores } from './serve.js';
 import { commandUsage, globalUsage } from './usage.js';
 
 export interface CliIo {
@@ -112,10 +112,23 @@ async function accountCommand(command: string, argv: string[], io: CliIo): Promi
   throw new UsageError(sub === undefined ? `${command}: missing subcommand` : `Unknown command: ${command} ${sub}`);
 }
 
-function indexCommand(argv: string[], io: CliIo): number {
-  const { values, positionals } = parseCommandLine(argv, { index: { type: 'string' } });
+async function indexCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandLine(argv, {
+    index: { type: 'string' }, database: { type: 'string' }, 'database-schema': { type: 'string' },
+  });
   if (positionals[0] !== 'add') throw new UsageError(positionals[0] === undefined ? 'index: missing subcommand' : `Unknown command: index ${positionals[0]}`);
   if (positionals.length !== 2) throw new UsageError('index add: expected one <folder|jsonl>');
+  const stores = serveStores(values, io.env);
+  const shared = await openPostgresIndex(stores, values.index, io.env);
+  if (shared !== undefined) {
+    try {
+      const added = await shared.addManyAsync(loadDocuments(positionals[1]!));
+      writeJson(io.stdout, { index: `${redact(stores.database!)} schema ${stores.databaseSchema}`, added, documents: shared.size });
+    } finally {
+      await shared.closeAsync();
+    }
+    return 0;
+  }
   const path = sourcesPath(values.index, io.env);
   const index = SourceIndex.open({ path });
   try {

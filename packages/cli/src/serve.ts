@@ -3,6 +3,7 @@ import { DuplicateAccountError, PostgresLedger } from '@content-analysis/credits
 import type { Ledger } from '@content-analysis/credits';
 import { Engine } from '@content-analysis/engine';
 import { ForensicsPool } from '@content-analysis/forensics';
+import { SourceIndex } from '@content-analysis/plagiarism';
 import { createApiServer, listen, RedisRateLimiter } from '@content-analysis/server';
 import type { RateLimiter } from '@content-analysis/server';
 import { servicesFrom } from './collections.js';
@@ -43,8 +44,21 @@ export function serveStores(values: Record<string, string | boolean | undefined>
   };
 }
 
+/**
+ * The plagiarism index of `serve` and `index add`: in the `--database` schema when a database is named and no
+ * SQLite index is (`--index` or `CONTENT_ANALYSIS_SOURCES`), so that every node checks against one collection.
+ */
+export async function openPostgresIndex(stores: ServeStores, indexFlag: string | undefined, env: NodeJS.ProcessEnv): Promise<SourceIndex | undefined> {
+  if (stores.database === undefined || indexFlag !== undefined || env.CONTENT_ANALYSIS_SOURCES) return undefined;
+  try {
+    return await SourceIndex.openPostgres({ connectionString: stores.database, schema: stores.databaseSchema });
+  } catch (error) {
+    throw new CliError(`cannot open the plagiarism index in PostgreSQL at ${redact(stores.database)}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
 /** A URL without its password, for the start line and messages. */
-function redact(url: string): string {
+export function redact(url: string): string {
   return url.replace(/\/\/([^@/]*)@/, (_, auth: string) => `//${auth.replace(/:.*$/, ':***')}@`);
 }
 
@@ -111,9 +125,18 @@ export async function serve(argv: string[], io: CliIo): Promise<number> {
   const host = values.host ?? '127.0.0.1';
   const stores = serveStores(values, io.env);
   const { ledger, ledgerName, limiter } = await openStores(stores, values, io.env);
+  let sharedIndex: SourceIndex | undefined;
+  try {
+    sharedIndex = await openPostgresIndex(stores, values.index, io.env);
+  } catch (error) {
+    await limiter?.close?.();
+    await ledger.close();
+    throw error;
+  }
   const forensicsPool = new ForensicsPool({ threads: Math.max(1, availableParallelism()) });
   const release = async () => {
     await forensicsPool.close();
+    await sharedIndex?.closeAsync();
     await limiter?.close?.();
     await ledger.close();
   };
@@ -123,7 +146,8 @@ export async function serve(argv: string[], io: CliIo): Promise<number> {
     const engine = new Engine({
       ledger,
       services: {
-        ...servicesFrom({ index: sourcesPath(values.index, io.env), sources: values.sources, evidence: values.evidence }),
+        ...servicesFrom({ index: sharedIndex ? undefined : sourcesPath(values.index, io.env), sources: values.sources, evidence: values.evidence }),
+        ...(sharedIndex ? { plagiarismIndex: sharedIndex } : {}),
         forensicsPool,
       },
     });

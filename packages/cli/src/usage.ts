@@ -62,7 +62,7 @@ const SERVICE_USAGES: Record<string, string[]> = {
     '  --port <n>      port to listen on (default $PORT or 8080; 0 for any free one)',
     '  --host <addr>   address to listen on (default 127.0.0.1)',
     DB,
-    '  --database <url>           PostgreSQL ledger shared by several nodes, instead of the SQLite file',
+    '  --database <url>           PostgreSQL ledger and plagiarism index (unless --index) shared by several nodes',
     '                             (default $CONTENT_ANALYSIS_DATABASE_URL)',
     '  --database-schema <name>   its schema (default $CONTENT_ANALYSIS_DATABASE_SCHEMA or public)',
     '  --redis <url>              count rate limits in Redis, shared by several nodes (default $CONTENT_ANALYSIS_REDIS_URL)',
@@ -85,10 +85,12 @@ const SERVICE_USAGES: Record<string, string[]> = {
     DB,
   ],
   index: [
-    'Usage: content-analysis index add <folder|jsonl> [--index file]',
+    'Usage: content-analysis index add <folder|jsonl> [--index file | --database url [--database-schema name]]',
     '',
     'Adds documents to the persisted plagiarism source index.',
     '  --index <file>  the index (default $CONTENT_ANALYSIS_SOURCES or .data/sources.sqlite)',
+    '  --database <postgres://…>  the index shared by `serve --database` nodes, when no --index is given',
+    '                  (default $CONTENT_ANALYSIS_DATABASE_URL); --database-schema its schema (default public)',
   ],
   openapi: ['Usage: content-analysis openapi', '', 'Prints the OpenAPI 3.1 document of the HTTP API.'],
 };

@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -156,5 +159,34 @@ describe.skipIf(skip !== undefined)('content-analysis serve --database / --redis
     const wrongScheme = await exitOf(['--database', 'mysql://localhost/db']);
     expect(wrongScheme.code).toBe(2);
     expect(wrongScheme.err).toContain('Expected postgres:// or postgresql:// URL for --database but received mysql://localhost/db');
+  });
+
+  it('keeps the plagiarism index in the --database schema when no --index is given: a running node finds what `index add --database` adds', async () => {
+    const name = schema();
+    const node = await start(['--database', postgresUrl, '--database-schema', name]);
+    const dir = mkdtempSync(join(tmpdir(), 'cli-pg-index-'));
+    try {
+      const sourceText = 'The lighthouse keeper climbed the spiral stairs every evening at dusk to light the lamp. In winter storms the ' +
+        'waves rose higher than the rocks, and salt spray coated the windows of the lantern room.';
+      const essay = 'Coastal life has always depended on small acts of care. The lighthouse keeper climbed the spiral stairs every ' +
+        'evening at dusk to light the lamp. Nobody in the village thought of this as heroic; it was simply the job.';
+      writeFileSync(join(dir, 'sources.jsonl'), `${JSON.stringify({ url: 'https://history.example.org/keeper', text: sourceText })}\n`);
+      const add = spawn(process.execPath, [BIN, 'index', 'add', join(dir, 'sources.jsonl'), '--database', postgresUrl, '--database-schema', name],
+        { stdio: ['pipe', 'pipe', 'pipe'], env: environment() });
+      let out = '';
+      add.stdout.on('data', (chunk) => (out += chunk));
+      expect(await new Promise((resolve) => add.once('exit', resolve))).toBe(0);
+      expect(JSON.parse(out)).toMatchObject({ added: 1, documents: 1, index: expect.stringContaining(`schema ${name}`) });
+      const response = await fetch(`${node.url}/v2/plagiarism`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${node.token}` },
+        body: JSON.stringify({ text: essay }),
+      });
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as any).sources.map((s: { url: string }) => s.url)).toEqual(['https://history.example.org/keeper']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await stop(node);
+    }
   });
 });

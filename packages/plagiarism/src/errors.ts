@@ -104,3 +104,27 @@ export class IndexVersionError extends Error {
     this.expected = expected;
   }
 }
+
+/** A sync write (`add`, `addMany`, `remove`, `reindex`) was called on an index kept in PostgreSQL. */
+export class SharedIndexWriteError extends Error {
+  readonly code = 'SHARED_INDEX_WRITE';
+  override readonly name = 'SharedIndexWriteError';
+
+  constructor(method: string) {
+    super(`A source index in PostgreSQL is written with addAsync, addManyAsync and removeAsync; ${method}() is for memory and SQLite indexes`);
+  }
+}
+
+/** The PostgreSQL schema of the index was migrated by a newer version of this package. */
+export class IndexSchemaVersionError extends Error {
+  readonly code = 'INDEX_SCHEMA_VERSION';
+  override readonly name = 'IndexSchemaVersionError';
+  readonly found: number;
+  readonly supported: number;
+
+  constructor(found: number, supported: number) {
+    super(`The source index database has schema version ${found}; this version of the package supports up to ${supported}`);
+    this.found = found;
+    this.supported = supported;
+  }
+}

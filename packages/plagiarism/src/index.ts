@@ -9,10 +9,13 @@ export type { CheckPlagiarismOptions } from './checkOptions.js';
 export type { PlagiarismSourceResult, PlagiarismV1Entry, PlagiarismV1Result, PlagiarismV2Result } from './resultTypes.js';
 export type { PlagiarismSequence, SourceDocument } from './types.js';
 export { SourceIndex, DEFAULT_CANDIDATE_OPTIONS } from './sourceIndex.js';
-export type { CandidateOptions, IndexCandidate, SourceIndexOptions } from './sourceIndex.js';
+export type { CandidateOptions, IndexCandidate, PostgresSourceIndexOptions, SourceIndexOptions } from './sourceIndex.js';
 export { MemoryDocumentStore } from './documentStore.js';
 export type { DocumentStore, StoredDocument } from './documentStore.js';
 export { SqliteDocumentStore } from './sqliteDocumentStore.js';
+export { PostgresDocumentStore } from './postgresDocumentStore.js';
+export type { DocumentChanges, DocumentWrite, PostgresIndexOptions } from './postgresDocumentStore.js';
+export { INDEX_SCHEMA_VERSION } from './postgresSchema.js';
 export { DocumentsSourceProvider, FoundSourcesProvider, IndexSourceProvider } from './sourceProviders.js';
 export type { FoundSource, SourceProvider, SourceQuery } from './sourceProviders.js';
 export { documentFromRecord, loadFolderDocuments, loadJsonlDocuments } from './loadDocuments.js';
@@ -47,6 +50,6 @@ export { hostOf, isExcluded, parseExcludedSources } from './excludedSources.js';
 export type { ExclusionRule } from './excludedSources.js';
 export { findCitedSites, isAttributedQuote, isCitedSource, quotedRanges } from './citations.js';
 export {
-  IndexClosedError, IndexVersionError, InvalidArgumentError, InvalidDocumentError, InvalidExcludedSourceError,
-  TextLengthError, UnsupportedLanguageError,
+  IndexClosedError, IndexSchemaVersionError, IndexVersionError, InvalidArgumentError, InvalidDocumentError, InvalidExcludedSourceError,
+  SharedIndexWriteError, TextLengthError, UnsupportedLanguageError,
 } from './errors.js';

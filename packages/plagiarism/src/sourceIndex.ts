@@ -2,15 +2,26 @@ import { analyzeText } from './analyzeText.js';
 import { detectLanguage } from './detectLanguage.js';
 import { MemoryDocumentStore } from './documentStore.js';
 import type { DocumentStore, StoredDocument } from './documentStore.js';
-import { IndexClosedError, IndexVersionError, InvalidArgumentError, InvalidDocumentError } from './errors.js';
+import { IndexClosedError, IndexVersionError, InvalidArgumentError, InvalidDocumentError, SharedIndexWriteError } from './errors.js';
 import { contentStemHashes, DEFAULT_FINGERPRINT_OPTIONS, fingerprintScheme, stemHashFingerprints } from './fingerprints.js';
 import type { FingerprintOptions } from './fingerprints.js';
 import { isPlagiarismLanguage } from './languages.js';
 import type { PlagiarismLanguage } from './languages.js';
+import { PostgresDocumentStore } from './postgresDocumentStore.js';
+import type { DocumentWrite, PostgresIndexOptions } from './postgresDocumentStore.js';
 import { PostingTable } from './postingTable.js';
 import { SqliteDocumentStore } from './sqliteDocumentStore.js';
 import { StemFrequencies } from './stemFrequencies.js';
 import type { SourceDocument } from './types.js';
+
+/** Options of {@link SourceIndex.openPostgres}: where the collection lives, and the fingerprint scheme. */
+export interface PostgresSourceIndexOptions extends PostgresIndexOptions {
+  /**
+   * Fingerprint scheme; every node of one collection must use the same.
+   * @default { k: 3, window: 4 }
+   */
+  fingerprint?: Partial<FingerprintOptions> | undefined;
+}
 
 export interface SourceIndexOptions {
   /**
@@ -58,6 +69,15 @@ export interface CandidateOptions {
 
 export const DEFAULT_CANDIDATE_OPTIONS: Readonly<CandidateOptions> = Object.freeze({ maxCandidates: 20, minShared: 1, maxDocumentShare: 0.02 });
 
+function validFingerprint(options: Partial<FingerprintOptions> | undefined): FingerprintOptions {
+  const fingerprint = { ...DEFAULT_FINGERPRINT_OPTIONS, ...options };
+  for (const name of ['k', 'window'] as const) {
+    const value = fingerprint[name];
+    if (!Number.isInteger(value) || value < 1 || value > 64) throw new InvalidArgumentError(`fingerprint.${name}`, 'an integer from 1 to 64', value);
+  }
+  return fingerprint;
+}
+
 function validateDocument(document: SourceDocument): void {
   if (document === null || typeof document !== 'object') throw new InvalidDocumentError('url', 'an object', document, 'document');
   if (typeof document.url !== 'string' || document.url.length === 0) throw new InvalidDocumentError('url', 'a non-empty string', document.url);
@@ -85,18 +105,20 @@ export class SourceIndex {
   /** Document frequency of each stem; undefined until first asked for when the store was opened with documents. */
   private stems: StemFrequencies | undefined;
 
-  private constructor(store: DocumentStore, fingerprint: FingerprintOptions) {
+  /** The PostgreSQL store of a shared index; its writes are async and its changes arrive by {@link refresh}. */
+  private readonly shared: PostgresDocumentStore | undefined;
+  /** The refreshes, one after another, so that each sees every write that finished before it was asked for. */
+  private refreshes: Promise<void> = Promise.resolve();
+
+  private constructor(store: DocumentStore, fingerprint: FingerprintOptions, shared?: PostgresDocumentStore) {
     this.store = store;
     this.fingerprint = fingerprint;
+    this.shared = shared;
   }
 
   /** Opens (or creates) an index; with `path`, loads the fingerprints of the stored documents. */
   static open(options: SourceIndexOptions = {}): SourceIndex {
-    const fingerprint = { ...DEFAULT_FINGERPRINT_OPTIONS, ...options.fingerprint };
-    for (const name of ['k', 'window'] as const) {
-      const value = fingerprint[name];
-      if (!Number.isInteger(value) || value < 1 || value > 64) throw new InvalidArgumentError(`fingerprint.${name}`, 'an integer from 1 to 64', value);
-    }
+    const fingerprint = validFingerprint(options.fingerprint);
     if (options.path !== undefined && (typeof options.path !== 'string' || options.path.length === 0)) {
       throw new InvalidArgumentError('path', 'a non-empty string', options.path);
     }
@@ -116,6 +138,90 @@ export class SourceIndex {
     }
     store.setScheme(scheme);
     return index;
+  }
+
+  /**
+   * Opens (or creates) an index kept in PostgreSQL and shared by every process that opens the same schema, such
+   * as several API nodes: migrates the schema (versioned, under an advisory lock) and loads the collection. Write
+   * it with {@link addAsync}, {@link addManyAsync} and {@link removeAsync}; what other nodes write arrives on
+   * {@link refresh}, which the index's source provider calls before every check.
+   *
+   * @throws {IndexVersionError} when the collection was fingerprinted with another scheme
+   */
+  static async openPostgres(options: PostgresSourceIndexOptions): Promise<SourceIndex> {
+    const fingerprint = validFingerprint(options?.fingerprint);
+    const store = await PostgresDocumentStore.open(options, fingerprintScheme(fingerprint));
+    const index = new SourceIndex(store, fingerprint, store);
+    try {
+      await index.refresh();
+    } catch (error) {
+      await store.end();
+      throw error;
+    }
+    if (store.size === 0) index.stems = new StemFrequencies();
+    return index;
+  }
+
+  /** Whether the documents live in PostgreSQL, shared with other processes. */
+  get isShared(): boolean {
+    return this.shared !== undefined;
+  }
+
+  /**
+   * Brings a shared index up to date with the documents other processes added, replaced and removed (one query);
+   * does nothing for a memory or SQLite index.
+   */
+  refresh(): Promise<void> {
+    this.ensureOpen();
+    const shared = this.shared;
+    if (shared === undefined) return Promise.resolve();
+    const next = this.refreshes.catch(() => undefined).then(async () => {
+      if (this.closed) return;
+      const { removed, added } = await shared.pull();
+      if (this.closed) return;
+      for (const id of removed) {
+        this.bury(id);
+        shared.forget(id);
+      }
+      for (const stored of added) {
+        shared.remember(stored);
+        this.stems?.add(this.analyzeStored(stored));
+        this.post(stored.id, stored.fingerprints);
+      }
+      this.compactIfNeeded();
+    });
+    this.refreshes = next;
+    return next;
+  }
+
+  /** {@link add} for every index; a shared index is written in PostgreSQL, then refreshed. */
+  async addAsync(document: SourceDocument): Promise<void> {
+    await this.addManyAsync([document]);
+  }
+
+  /** {@link addMany} for every index; a shared index writes them in one PostgreSQL transaction, then refreshes. */
+  async addManyAsync(documents: Iterable<SourceDocument>): Promise<number> {
+    this.ensureOpen();
+    if (this.shared === undefined) return this.addMany(documents);
+    const writes: DocumentWrite[] = [];
+    for (const document of documents) {
+      validateDocument(document);
+      const language = this.languageOf(document);
+      const fingerprints = stemHashFingerprints(contentStemHashes(analyzeText(document.text, language, false)), this.fingerprint);
+      writes.push({ document, language, fingerprints });
+    }
+    await this.shared.write(writes);
+    await this.refresh();
+    return writes.length;
+  }
+
+  /** {@link remove} for every index; a shared index removes it in PostgreSQL, then refreshes. */
+  async removeAsync(url: string): Promise<boolean> {
+    this.ensureOpen();
+    if (this.shared === undefined) return this.remove(url);
+    const removed = await this.shared.write([], [url]);
+    await this.refresh();
+    return removed > 0;
   }
 
   /** Number of documents. */
@@ -158,6 +264,7 @@ export class SourceIndex {
   /** Adds or replaces many documents (one transaction in SQLite). */
   addMany(documents: Iterable<SourceDocument>): number {
     this.ensureOpen();
+    if (this.shared !== undefined) throw new SharedIndexWriteError('addMany');
     let added = 0;
     this.store.transaction(() => {
       for (const document of documents) {
@@ -209,6 +316,7 @@ export class SourceIndex {
   /** Removes the document with this url; returns whether it was there. */
   remove(url: string): boolean {
     this.ensureOpen();
+    if (this.shared !== undefined) throw new SharedIndexWriteError('remove');
     const id = this.store.idOf(url);
     if (id === undefined) return false;
     this.bury(id);
@@ -233,6 +341,7 @@ export class SourceIndex {
   /** Recomputes every fingerprint from the stored texts and rebuilds the posting table. */
   reindex(): void {
     this.ensureOpen();
+    if (this.shared !== undefined) throw new SharedIndexWriteError('reindex');
     const stored = [...this.store.all()];
     this.postings = new PostingTable(stored.length * 64);
     this.alive = new Uint8Array(1024);
@@ -284,5 +393,13 @@ export class SourceIndex {
     if (this.closed) return;
     this.closed = true;
     this.store.close();
+  }
+
+  /** {@link close}, resolved once a shared index's own connection pool has ended. */
+  async closeAsync(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.refreshes.catch(() => undefined);
+    await (this.shared?.end() ?? this.store.close());
   }
 }

@@ -37,7 +37,13 @@ export class IndexSourceProvider implements SourceProvider {
     this.id = id;
   }
 
-  findSources(query: SourceQuery): FoundSource[] {
+  findSources(query: SourceQuery): Promise<FoundSource[]> | FoundSource[] {
+    // A shared index first takes in what other nodes wrote, so that candidates and stem frequencies include it.
+    if (this.index.isShared) return this.index.refresh().then(() => this.fromIndex(query));
+    return this.fromIndex(query);
+  }
+
+  private fromIndex(query: SourceQuery): FoundSource[] {
     const fingerprints = query.fingerprints(this.index.fingerprintOptions);
     const found: FoundSource[] = [];
     for (const { id } of this.index.candidates(fingerprints, query.candidates)) {

@@ -4,11 +4,16 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analyzeText, fingerprintsOf, IndexClosedError, IndexVersionError, InvalidDocumentError, SourceIndex, StemFrequencies } from '../src/index.js';
 import { BEES, PRESS, VOLCANO } from './helpers.js';
+import { describeSourceIndexContract } from './sourceIndexContract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'plagiarism-index-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const query = (text: string) => fingerprintsOf(analyzeText(text, 'en', false));
+let files = 0;
+
+describeSourceIndexContract('SourceIndex contract (memory)', async () => SourceIndex.open());
+describeSourceIndexContract('SourceIndex contract (SQLite)', async () => SourceIndex.open({ path: join(dir, `contract-${files++}.db`) }));
 
 describe('SourceIndex', () => {
   it('finds the document that shares fingerprints, best first', () => {
