@@ -11,6 +11,7 @@ import { DEFAULT_ACCOUNT, ledgerPath, openLedger, sourcesPath } from './ledgerFi
 import { SourceIndex } from '@content-analysis/plagiarism';
 import { openPostgresIndex, redact, serve, serveStores } from './serve.js';
 import { commandUsage, globalUsage } from './usage.js';
+import { worker } from './worker.js';
 
 export interface CliIo {
   stdin: Readable;
@@ -155,6 +156,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
     if (command === 'serve') return await serve(rest, io);
+    if (command === 'worker') return await worker(rest, io);
     if (command === 'tokens' || command === 'credits') return await accountCommand(command, rest, io);
     if (command === 'index') return indexCommand(rest, io);
     if (command === 'image-metadata') return await imageMetadataCommand(rest, io.stdout, (m) => new UsageError(m));

@@ -4,7 +4,7 @@ import type { Ledger } from '@content-analysis/credits';
 import { Engine } from '@content-analysis/engine';
 import { ForensicsPool } from '@content-analysis/forensics';
 import { SourceIndex } from '@content-analysis/plagiarism';
-import { createApiServer, listen, RedisRateLimiter } from '@content-analysis/server';
+import { AnalysisQueue, createApiServer, DEFAULT_QUEUE_PREFIX, listen, RedisRateLimiter } from '@content-analysis/server';
 import type { RateLimiter } from '@content-analysis/server';
 import { servicesFrom } from './collections.js';
 import { parseCommandLine } from './commandLine.js';
@@ -20,6 +20,8 @@ export interface ServeStores {
   /** Redis URL of a shared rate limiter, or undefined for the in-process one. */
   redis: string | undefined;
   redisPrefix: string;
+  /** Prefix of the analysis queue's keys (with `redis`). */
+  queuePrefix: string;
 }
 
 export function serveStores(values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv): ServeStores {
@@ -41,6 +43,7 @@ export function serveStores(values: Record<string, string | boolean | undefined>
     databaseSchema: text('database-schema', 'CONTENT_ANALYSIS_DATABASE_SCHEMA') ?? 'public',
     redis,
     redisPrefix: text('redis-prefix', 'CONTENT_ANALYSIS_REDIS_PREFIX') ?? 'content-analysis:rate:',
+    queuePrefix: text('queue-prefix', 'CONTENT_ANALYSIS_QUEUE_PREFIX') ?? DEFAULT_QUEUE_PREFIX,
   };
 }
 
@@ -62,7 +65,13 @@ export function redact(url: string): string {
   return url.replace(/\/\/([^@/]*)@/, (_, auth: string) => `//${auth.replace(/:.*$/, ':***')}@`);
 }
 
-async function openStores(stores: ServeStores, values: { db?: string | undefined }, env: NodeJS.ProcessEnv) {
+function queueTimeoutMs(flag: string | undefined): number {
+  const seconds = Number(flag ?? 100);
+  if (!Number.isSafeInteger(seconds) || seconds <= 0) throw new UsageError(`Expected positive integer for --queue-timeout but received ${flag}`);
+  return seconds * 1000;
+}
+
+async function openStores(stores: ServeStores, values: { db?: string | undefined; 'queue-timeout'?: string | undefined }, env: NodeJS.ProcessEnv) {
   let ledger: Ledger;
   let ledgerName: string;
   if (stores.database === undefined) {
@@ -78,15 +87,19 @@ async function openStores(stores: ServeStores, values: { db?: string | undefined
     }
   }
   let limiter: RateLimiter | undefined;
+  let queue: AnalysisQueue | undefined;
   if (stores.redis !== undefined) {
     try {
       limiter = await RedisRateLimiter.open({ url: stores.redis, keyPrefix: stores.redisPrefix });
+      queue = await AnalysisQueue.open({ url: stores.redis, prefix: stores.queuePrefix, timeoutMs: queueTimeoutMs(values['queue-timeout']) });
     } catch (error) {
+      await limiter?.close?.();
       await ledger.close();
+      if (error instanceof UsageError) throw error;
       throw new CliError((error as Error).message, { cause: error });
     }
   }
-  return { ledger, ledgerName, limiter };
+  return { ledger, ledgerName, limiter, queue };
 }
 
 /**
@@ -112,6 +125,8 @@ export async function serve(argv: string[], io: CliIo): Promise<number> {
     'database-schema': { type: 'string' },
     redis: { type: 'string' },
     'redis-prefix': { type: 'string' },
+    'queue-prefix': { type: 'string' },
+    'queue-timeout': { type: 'string' },
     port: { type: 'string' },
     host: { type: 'string' },
     'no-tool-server': { type: 'boolean' },
@@ -124,11 +139,12 @@ export async function serve(argv: string[], io: CliIo): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`Expected port number for --port but received ${values.port}`);
   const host = values.host ?? '127.0.0.1';
   const stores = serveStores(values, io.env);
-  const { ledger, ledgerName, limiter } = await openStores(stores, values, io.env);
+  const { ledger, ledgerName, limiter, queue } = await openStores(stores, values, io.env);
   let sharedIndex: SourceIndex | undefined;
   try {
     sharedIndex = await openPostgresIndex(stores, values.index, io.env);
   } catch (error) {
+    await queue?.close();
     await limiter?.close?.();
     await ledger.close();
     throw error;
@@ -137,6 +153,7 @@ export async function serve(argv: string[], io: CliIo): Promise<number> {
   const release = async () => {
     await forensicsPool.close();
     await sharedIndex?.closeAsync();
+    await queue?.close();
     await limiter?.close?.();
     await ledger.close();
   };
@@ -150,6 +167,7 @@ export async function serve(argv: string[], io: CliIo): Promise<number> {
         ...(sharedIndex ? { plagiarismIndex: sharedIndex } : {}),
         forensicsPool,
       },
+      ...(queue ? { offload: queue } : {}),
     });
     server = createApiServer({ engine, toolServer: values['no-tool-server'] !== true, ...(limiter ? { rateLimit: limiter } : {}) });
     address = await listen(server, port, host).catch((error: unknown) => {
@@ -161,7 +179,7 @@ export async function serve(argv: string[], io: CliIo): Promise<number> {
   }
   // Only once the port is ours: a start that fails leaves no account behind, so the next one still shows the token.
   await showFirstToken(ledger, io);
-  const limits = stores.redis === undefined ? '' : `; rate limits in ${redact(stores.redis)}`;
+  const limits = stores.redis === undefined ? '' : `; rate limits and the analysis queue in ${redact(stores.redis)}`;
   io.stdout.write(`content-analysis listening on ${address.url} (ledger ${ledgerName}${limits}; tool server at ${address.url}/mcp/v1)\n`);
   await new Promise<void>((resolve) => {
     const stop = () => {

@@ -181,7 +181,7 @@ describe('usage', () => {
     expect(io.err()).toMatch(/text-compare <first-text> <second-text>/);
   });
 
-  const COMMANDS = ['text-compare', 'ai-text', 'plagiarism', 'fact-check', 'image', 'image-metadata', 'forensics', 'serve', 'tokens', 'credits', 'index', 'openapi'];
+  const COMMANDS = ['text-compare', 'ai-text', 'plagiarism', 'fact-check', 'image', 'image-metadata', 'forensics', 'serve', 'worker', 'tokens', 'credits', 'index', 'openapi'];
 
   it.each(COMMANDS)('%s --help and -h print that command\'s usage and exit 0', async (command) => {
     for (const flag of ['--help', '-h']) {
@@ -191,6 +191,18 @@ describe('usage', () => {
       expect(io.out()).not.toMatch(/Feature commands/);
       expect(io.err()).toBe('');
     }
+  });
+
+  it.each([
+    [[], 'worker: missing --redis <redis://…> (or CONTENT_ANALYSIS_REDIS_URL), the queue to take jobs from'],
+    [['--redis', 'http://cache'], 'Expected redis:// or rediss:// URL for --redis but received http://cache'],
+    [['--redis', 'redis://127.0.0.1:1', '--concurrency', '0'], 'Expected positive integer for --concurrency but received 0'],
+    [['--redis', 'redis://127.0.0.1:1', '--lock-duration', 'soon'], 'Expected positive integer for --lock-duration but received soon'],
+  ])('worker %j exits 2 with a usage error', async (argv, message) => {
+    const io = captureIo();
+    expect(await main(['worker', ...argv], io)).toBe(2);
+    expect(io.err().split('\n')[0]).toBe(`content-analysis: ${message}`);
+    expect(io.err()).toContain('Usage: content-analysis worker');
   });
 
   it('answers a usage error with a short message and the command\'s own usage', async () => {

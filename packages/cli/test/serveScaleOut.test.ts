@@ -37,13 +37,13 @@ function prefix(): string {
   return name;
 }
 
-/** Environment without the variables under test, plus `extra`. */
+/** Environment without the variables under test, plus `extra`; the analysis queue of `--redis` under a fresh prefix. */
 function environment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of ['CONTENT_ANALYSIS_DATABASE_URL', 'CONTENT_ANALYSIS_DATABASE_SCHEMA', 'CONTENT_ANALYSIS_REDIS_URL', 'CONTENT_ANALYSIS_REDIS_PREFIX', 'CONTENT_ANALYSIS_DB']) {
     delete env[name];
   }
-  return { ...env, ...extra };
+  return { ...env, CONTENT_ANALYSIS_QUEUE_PREFIX: prefix(), ...extra };
 }
 
 interface Node {
@@ -124,7 +124,7 @@ describe.skipIf(skip !== undefined)('content-analysis serve --database / --redis
       CONTENT_ANALYSIS_REDIS_PREFIX: prefix(),
     }));
     expect(fromEnv.token).toMatch(/^ca_/);
-    expect(fromEnv.started).toContain(`; rate limits in ${redisUrl};`);
+    expect(fromEnv.started).toContain(`; rate limits and the analysis queue in ${redisUrl};`);
     const flagged = await start(['--database', postgresUrl, '--database-schema', schema(), '--redis', redisUrl, '--redis-prefix', prefix()],
       environment({ CONTENT_ANALYSIS_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', CONTENT_ANALYSIS_REDIS_URL: 'redis://127.0.0.1:1' }));
     expect(flagged.token).toMatch(/^ca_/);

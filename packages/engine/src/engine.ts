@@ -11,6 +11,7 @@ import type { AnalysisPool, AnalysisPoolOptions } from './pool/analysisPool.js';
 import { inThreadRunner, pooledRunner } from './pool/analysisRunner.js';
 import type { AnalysisRunner } from './pool/analysisRunner.js';
 import { lazyServices } from './services.js';
+import type { AnalysisOffload } from './offload.js';
 import type { EngineServices, EngineServicesOptions } from './services.js';
 
 export interface EngineOptions {
@@ -37,6 +38,11 @@ export interface EngineOptions {
    * @default { mode: 'pool' } (`mode: 'thread'` when the environment sets CONTENT_ANALYSIS_POOL=0)
    */
   analysis?: AnalysisOptions;
+  /**
+   * Runs the analysis of the features it accepts elsewhere (a queue of worker processes); metering stays here.
+   * @default undefined (every analysis runs in this process)
+   */
+  offload?: AnalysisOffload;
 }
 
 /** Where the CPU-heavy analyses run; see `analysisMode` for the default mode. */
@@ -65,6 +71,8 @@ export interface ExecuteOptions {
   token?: string | undefined;
   /** An account the caller has already authenticated as (see {@link Engine.authenticate}); skips the token. */
   accountId?: string | undefined;
+  /** The request id of the call, passed on to an offload for its logs. */
+  requestId?: string | undefined;
   signal?: AbortSignal;
 }
 
@@ -93,6 +101,7 @@ export class Engine {
   readonly features: FeatureRegistry;
   readonly ledger: Ledger | undefined;
   readonly #fetchDefaults: GuardedFetchOptions;
+  readonly #offload: AnalysisOffload | undefined;
   /** Plagiarism sources and fact-check evidence, created on first use. */
   readonly services: () => EngineServices;
   /** Where the CPU-heavy analyses run; a pooled engine's pool is created on its first analysis. */
@@ -112,6 +121,7 @@ export class Engine {
     this.features = new FeatureRegistry(options.features ?? builtinFeatures());
     this.ledger = options.ledger;
     this.#fetchDefaults = options.fetch ?? {};
+    this.#offload = options.offload;
   }
 
   feature(id: string): Feature<any, any> {
@@ -165,7 +175,9 @@ export class Engine {
       if (balance < plan.cost) {
         throw new ApiError('PAYMENT_REQUIRED', `Insufficient credits: this request costs ${plan.cost} credits and the balance is ${balance}.`);
       }
-      const out = await plan.analyse();
+      const out = this.#offload?.accepts(feature.id)
+        ? await this.#offload.analyse(feature.id, body, { requestId: options.requestId, signal: options.signal })
+        : await plan.analyse();
       const charged = await ledger!.charge(accountId, plan.cost, feature.id);
       if (!charged.ok) {
         throw new ApiError('PAYMENT_REQUIRED', `Insufficient credits: this request costs ${plan.cost} credits and the balance is ${charged.balance}.`);
@@ -176,6 +188,20 @@ export class Engine {
         creditsUsed: plan.cost,
         creditsRemaining: charged.balance,
       };
+    } catch (error) {
+      throw toApiError(error);
+    }
+  }
+
+  /**
+   * The analysis of a request alone, without the fields of the credits: what a worker process computes for an
+   * offloaded request (see {@link EngineOptions.offload}). Throws {@link ApiError}.
+   */
+  async analyse(featureId: string, body: unknown, options: { signal?: AbortSignal } = {}): Promise<Record<string, unknown>> {
+    const feature = this.feature(featureId);
+    try {
+      const plan = await feature.plan(validateRequest(feature.request, body), this.#context(options.signal));
+      return { ...(await plan.analyse()) };
     } catch (error) {
       throw toApiError(error);
     }

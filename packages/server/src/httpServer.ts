@@ -73,7 +73,7 @@ export function createApiServer(options: ApiServerOptions): Server {
   let inFlight = 0;
   let openApi: Record<string, unknown> | undefined;
 
-  async function handle(req: IncomingMessage, res: ServerResponse, log: typeof serverLog): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse, log: typeof serverLog, requestId: string): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path === TOOL_SERVER_PATH && options.toolServer !== false) {
       await handleToolServer(req, res, { engine, limiter, maxBodyBytes: options.maxToolBodyBytes ?? 8 * 1024 * 1024, version, log });
@@ -122,7 +122,7 @@ export function createApiServer(options: ApiServerOptions): Server {
       res.on('close', () => {
         if (!res.writableFinished) abort.abort();
       });
-      const outcome = await engine.execute(feature.id, body, { accountId, signal: abort.signal });
+      const outcome = await engine.execute(feature.id, body, { accountId, requestId, signal: abort.signal });
       sendJson(res, 200, outcome.result);
     } catch (error) {
       sendError(res, error, style, log);
@@ -141,7 +141,7 @@ export function createApiServer(options: ApiServerOptions): Server {
     }
     inFlight++;
     res.once('close', () => inFlight--);
-    handle(req, res, log).catch((error: unknown) => sendError(res, error, 'v2', log));
+    handle(req, res, log, requestId).catch((error: unknown) => sendError(res, error, 'v2', log));
   });
   server.requestTimeout = 120_000;
   server.headersTimeout = 30_000;

@@ -8,3 +8,7 @@ export { MAX_REQUEST_ID_LENGTH, requestIdOf } from './requestId.js';
 export { handleToolServer } from './toolServer.js';
 export type { ToolServerContext } from './toolServer.js';
 export { RedisUnavailableError, ServerConfigError } from './errors.js';
+export { ANALYSIS_QUEUE_NAME, AnalysisQueue, DEFAULT_QUEUE_PREFIX, QUEUED_FEATURES } from './analysisQueue.js';
+export type { AnalysisJobData, AnalysisJobOutcome, AnalysisQueueOptions } from './analysisQueue.js';
+export { AnalysisWorker } from './analysisWorker.js';
+export type { AnalysisWorkerOptions } from './analysisWorker.js';

@@ -1,0 +1,78 @@
+import { availableParallelism } from 'node:os';
+import { Engine } from '@content-analysis/engine';
+import { ForensicsPool } from '@content-analysis/forensics';
+import { AnalysisWorker } from '@content-analysis/server';
+import { servicesFrom } from './collections.js';
+import { parseCommandLine } from './commandLine.js';
+import { CliError, UsageError } from './errors.js';
+import { sourcesPath } from './ledgerFile.js';
+import type { CliIo } from './main.js';
+import { openPostgresIndex, redact, serveStores } from './serve.js';
+
+function positiveInteger(flag: string, value: string | undefined, fallback: number): number {
+  const n = Number(value ?? fallback);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`Expected positive integer for ${flag} but received ${value}`);
+  return n;
+}
+
+/**
+ * `content-analysis worker`: takes the analysis jobs the `serve --redis` nodes queue, runs them and returns the
+ * results; it charges nothing. SIGTERM or SIGINT stops it gracefully: no new job, the running ones finish, then it
+ * exits. A worker that dies instead leaves its jobs to the others (taken again after --lock-duration).
+ */
+export async function worker(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandLine(argv, {
+    redis: { type: 'string' },
+    'queue-prefix': { type: 'string' },
+    database: { type: 'string' },
+    'database-schema': { type: 'string' },
+    concurrency: { type: 'string' },
+    'lock-duration': { type: 'string' },
+    index: { type: 'string' },
+    sources: { type: 'string' },
+    evidence: { type: 'string' },
+  });
+  if (positionals.length > 0) throw new UsageError(`worker: unexpected argument "${positionals[0]}"`);
+  const stores = serveStores(values, io.env);
+  if (stores.redis === undefined) throw new UsageError('worker: missing --redis <redis://…> (or CONTENT_ANALYSIS_REDIS_URL), the queue to take jobs from');
+  const concurrency = positiveInteger('--concurrency', values.concurrency, 1);
+  const lockDurationMs = positiveInteger('--lock-duration', values['lock-duration'], 30) * 1000;
+  const holdMs = Number(io.env.CONTENT_ANALYSIS_WORKER_HOLD_MS ?? 0) || 0;
+  const sharedIndex = await openPostgresIndex(stores, values.index, io.env);
+  const forensicsPool = new ForensicsPool({ threads: Math.max(1, availableParallelism()) });
+  const engine = new Engine({
+    services: {
+      ...servicesFrom({ index: sharedIndex ? undefined : sourcesPath(values.index, io.env), sources: values.sources, evidence: values.evidence }),
+      ...(sharedIndex ? { plagiarismIndex: sharedIndex } : {}),
+      forensicsPool,
+    },
+  });
+  const release = async () => {
+    await forensicsPool.close();
+    await sharedIndex?.closeAsync();
+  };
+  let running: AnalysisWorker;
+  try {
+    running = await AnalysisWorker.start(engine, {
+      url: stores.redis,
+      prefix: stores.queuePrefix,
+      concurrency,
+      lockDurationMs,
+      holdMs,
+      log: (message) => io.stderr.write(`${message}\n`),
+    });
+  } catch (error) {
+    await release();
+    throw new CliError((error as Error).message, { cause: error });
+  }
+  io.stdout.write(`content-analysis worker taking jobs from ${redact(stores.redis)} (prefix ${stores.queuePrefix}, concurrency ${concurrency})\n`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  io.stdout.write('content-analysis worker stopping: finishing the running jobs\n');
+  await running.close();
+  await release();
+  io.stdout.write('content-analysis worker stopped\n');
+  return 0;
+}

@@ -1,0 +1,179 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { Server } from 'node:http';
+import { createInterface } from 'node:readline';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PostgresLedger } from '@content-analysis/credits';
+import { Engine } from '@content-analysis/engine';
+import { AnalysisQueue, close, createApiServer, listen } from '@content-analysis/server';
+import {
+  deleteKeys, dropSchema, freshKeyPrefix, freshSchema, postgresSkipReason, postgresUrl, redisSkipReason, redisUrl,
+} from '../../server/test/services.js';
+import { gradientPng } from '../../server/test/testImage.js';
+import { BIN, buildWorkspace } from './build.js';
+
+/**
+ * `content-analysis worker`: an API node in this process queues image detection in Redis (fresh key prefix per test)
+ * and charges in PostgreSQL (fresh schema per test); the workers are child processes of the built CLI.
+ */
+const skip = (await redisSkipReason('worker tests')) ?? (await postgresSkipReason('worker tests'));
+
+const IMAGE = gradientPng(320, 288).toString('base64');
+const COST = 300;
+/** Short locks, so that a killed worker's job is taken again within seconds. */
+const LOCK_SECONDS = 2;
+
+interface WorkerProcess {
+  child: ChildProcessWithoutNullStreams;
+  /** Lines of its log (stderr) so far. */
+  log: string[];
+  out: string[];
+  exited: Promise<number | null>;
+}
+
+beforeAll(() => {
+  if (skip === undefined) buildWorkspace();
+}, 120_000);
+
+describe.skipIf(skip !== undefined)('content-analysis worker', () => {
+  let schema: string;
+  let prefix: string;
+  let ledger: PostgresLedger;
+  let queue: AnalysisQueue | undefined;
+  let server: Server | undefined;
+  let url: string;
+  let workers: WorkerProcess[];
+
+  async function startApi(timeoutMs: number): Promise<void> {
+    const opened = await AnalysisQueue.open({ url: redisUrl, prefix, timeoutMs });
+    queue = opened;
+    server = createApiServer({ engine: new Engine({ ledger, offload: opened }), log: () => undefined });
+    url = (await listen(server, 0)).url;
+  }
+
+  beforeEach(async () => {
+    schema = freshSchema();
+    prefix = freshKeyPrefix();
+    ledger = await PostgresLedger.open({ connectionString: postgresUrl, schema, maxConnections: 4 });
+    workers = [];
+  });
+
+  afterEach(async () => {
+    for (const w of workers) w.child.kill('SIGKILL');
+    await Promise.all(workers.map((w) => w.exited));
+    if (server) {
+      server.closeAllConnections();
+      await close(server);
+      server = undefined;
+    }
+    await queue?.close();
+    queue = undefined;
+    await ledger.close();
+    await deleteKeys(prefix);
+    await dropSchema(schema);
+  });
+
+  async function startWorker(holdMs: number, concurrency = 1): Promise<WorkerProcess> {
+    const child = spawn(process.execPath, [
+      BIN, 'worker', '--redis', redisUrl, '--queue-prefix', prefix, '--concurrency', String(concurrency), '--lock-duration', String(LOCK_SECONDS),
+    ], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, CONTENT_ANALYSIS_WORKER_HOLD_MS: String(holdMs), CONTENT_ANALYSIS_DATABASE_URL: '' } });
+    const worker: WorkerProcess = {
+      child,
+      log: [],
+      out: [],
+      exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
+    };
+    workers.push(worker);
+    createInterface({ input: child.stderr }).on('line', (line) => worker.log.push(line));
+    const lines = createInterface({ input: child.stdout });
+    for await (const line of lines) {
+      worker.out.push(line);
+      if (line.includes('taking jobs')) break;
+    }
+    lines.on('line', (line) => worker.out.push(line));
+    if (!worker.out.some((line) => line.includes('taking jobs'))) throw new Error(`worker exited before taking jobs: ${worker.log.join('\n')}`);
+    return worker;
+  }
+
+  /** Resolves with the worker whose log first shows a started job. */
+  async function firstToStart(candidates: WorkerProcess[], timeoutMs = 20_000): Promise<WorkerProcess> {
+    const end = Date.now() + timeoutMs;
+    while (Date.now() < end) {
+      const found = candidates.find((w) => w.log.some((line) => / started: /.test(line)));
+      if (found) return found;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('no worker started a job');
+  }
+
+  async function client(credits: number): Promise<{ accountId: string; token: string }> {
+    const account = await ledger.createAccount({ credits });
+    const { token } = await ledger.createToken(account.id);
+    return { accountId: account.id, token };
+  }
+
+  function detect(token: string): Promise<Response> {
+    return fetch(`${url}/v2/image-detection`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ image: IMAGE }),
+    });
+  }
+
+  it('runs image detection jobs on two worker processes and charges each request once', async () => {
+    await startApi(60_000);
+    const pair = await Promise.all([startWorker(400), startWorker(400)]);
+    const { accountId, token } = await client(5000);
+    const responses = await Promise.all(Array.from({ length: 4 }, () => detect(token)));
+    const bodies = (await Promise.all(responses.map((r) => r.json()))) as Record<string, unknown>[];
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    for (const body of bodies) expect(body).toMatchObject({ version: '5', mime_type: 'image/png', credits_used: COST });
+    expect(await ledger.balance(accountId)).toBe(5000 - 4 * COST);
+    const finished = pair.map((w) => w.log.filter((line) => / finished$/.test(line)).length);
+    expect(finished[0]! + finished[1]!).toBe(4);
+    expect(finished.every((n) => n > 0)).toBe(true);
+  }, 60_000);
+
+  it('retries the job of a worker killed mid-job on the other worker, and charges the request once', async () => {
+    await startApi(60_000);
+    const pair = await Promise.all([startWorker(3000), startWorker(3000)]);
+    const { accountId, token } = await client(1000);
+    const pending = detect(token);
+    const victim = await firstToStart(pair);
+    victim.child.kill('SIGKILL');
+    await victim.exited;
+    const survivor = pair.find((w) => w !== victim)!;
+    const response = await pending;
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as Record<string, unknown>).credits_remaining).toBe(1000 - COST);
+    expect(survivor.log.some((line) => / started: image-detection/.test(line))).toBe(true);
+    expect(survivor.log.filter((line) => / finished$/.test(line))).toHaveLength(1);
+    expect(await ledger.balance(accountId)).toBe(1000 - COST);
+    expect((await ledger.history(accountId, 10)).filter((entry) => entry.kind === 'charge')).toEqual([expect.objectContaining({ amount: COST, memo: 'image-detection' })]);
+  }, 60_000);
+
+  it('lets a running job finish on SIGTERM, then exits 0', async () => {
+    await startApi(60_000);
+    const worker = await startWorker(1500);
+    const { accountId, token } = await client(1000);
+    const pending = detect(token);
+    await firstToStart([worker]);
+    worker.child.kill('SIGTERM');
+    const response = await pending;
+    expect(response.status).toBe(200);
+    expect(await worker.exited).toBe(0);
+    expect(worker.out).toContain('content-analysis worker stopped');
+    expect(await ledger.balance(accountId)).toBe(1000 - COST);
+  }, 60_000);
+
+  it('answers 503 and charges nothing when no worker finishes the job in time', async () => {
+    await startApi(1000);
+    const { accountId, token } = await client(1000);
+    const response = await detect(token);
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('1');
+    expect(await response.json()).toMatchObject({ status: 503, error: 'SERVICE_UNAVAILABLE' });
+    expect(await ledger.balance(accountId)).toBe(1000);
+  }, 30_000);
+});
+
