@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken, POSTGRES_SCHEMA_VERSION, PostgresLedger, SchemaVersionError } from '../src/index.js';
 import { balanceFromEntries, describeLedgerContract } from './ledgerContract.js';
+import { postgresRequired as required, postgresUrl as url, probePostgres as probe, redactUrl as redact } from './postgresServer.js';
 
 /**
  * These tests need a PostgreSQL server: `CONTENT_ANALYSIS_TEST_POSTGRES`, or the one at 127.0.0.1:5432 (database
@@ -11,30 +12,10 @@ import { balanceFromEntries, describeLedgerContract } from './ledgerContract.js'
  * instead. Each test works in a schema of its own, created for it and dropped after it, so test files running
  * in parallel and reruns never see each other's rows.
  */
-const url = process.env.CONTENT_ANALYSIS_TEST_POSTGRES || 'postgres://postgres@127.0.0.1:5432/test';
-const required = process.env.CONTENT_ANALYSIS_TEST_POSTGRES_REQUIRED === '1';
-
-async function probe(): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return undefined;
-  } catch (error) {
-    return (error as Error).message || String(error);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
 const unavailable = await probe();
 if (unavailable !== undefined && !required) {
   console.log(`PostgresLedger tests skipped: no PostgreSQL answered at ${redact(url)} (${unavailable}); ` +
     'set CONTENT_ANALYSIS_TEST_POSTGRES to a postgres:// URL to run them');
-}
-
-function redact(connectionString: string): string {
-  return connectionString.replace(/\/\/[^@/]*@/, (auth) => auth.replace(/:[^:@]*@$/, ':***@'));
 }
 
 let schemas = 0;

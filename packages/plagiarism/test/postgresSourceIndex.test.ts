@@ -10,6 +10,7 @@ import {
 } from '../src/index.js';
 import { BEES, PRESS, VOLCANO } from './helpers.js';
 import { CHECK_INPUTS, COLLECTION, describeSourceIndexContract, FAMILY } from './sourceIndexContract.js';
+import { postgresRequired as required, postgresUrl as url, probePostgres as probe, redactUrl as redact } from '../../credits/test/postgresServer.js';
 
 /**
  * These tests need a PostgreSQL server: `CONTENT_ANALYSIS_TEST_POSTGRES`, or the one at 127.0.0.1:5432 (database
@@ -17,26 +18,6 @@ import { CHECK_INPUTS, COLLECTION, describeSourceIndexContract, FAMILY } from '.
  * Node alone; with `CONTENT_ANALYSIS_TEST_POSTGRES_REQUIRED=1` (set by `.ci/run`) a missing server fails instead.
  * Each test works in a schema of its own, dropped after it.
  */
-const url = process.env.CONTENT_ANALYSIS_TEST_POSTGRES || 'postgres://postgres@127.0.0.1:5432/test';
-const required = process.env.CONTENT_ANALYSIS_TEST_POSTGRES_REQUIRED === '1';
-
-async function probe(): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return undefined;
-  } catch (error) {
-    return (error as Error).message || String(error);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-function redact(connectionString: string): string {
-  return connectionString.replace(/\/\/[^@/]*@/, (auth) => auth.replace(/:[^:@]*@$/, ':***@'));
-}
-
 const unavailable = await probe();
 if (unavailable !== undefined && !required) {
   console.log(`PostgreSQL source index tests skipped: no PostgreSQL answered at ${redact(url)} (${unavailable}); ` +

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { postgresRequired, postgresUrl, probePostgres, redactUrl } from '../../credits/test/postgresServer.js';
 
 /**
  * The Redis and PostgreSQL of the scale-out tests: `CONTENT_ANALYSIS_TEST_REDIS` (default redis://127.0.0.1:6379)
@@ -10,9 +11,8 @@ import pg from 'pg';
  * missing server fails them instead.
  */
 export const redisUrl = process.env.CONTENT_ANALYSIS_TEST_REDIS || 'redis://127.0.0.1:6379';
-export const postgresUrl = process.env.CONTENT_ANALYSIS_TEST_POSTGRES || 'postgres://postgres@127.0.0.1:5432/test';
+export { postgresRequired, postgresUrl };
 export const redisRequired = process.env.CONTENT_ANALYSIS_TEST_REDIS_REQUIRED === '1';
-export const postgresRequired = process.env.CONTENT_ANALYSIS_TEST_POSTGRES_REQUIRED === '1';
 
 async function probeRedis(): Promise<string | undefined> {
   const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 3000, retryStrategy: () => null });
@@ -29,19 +29,6 @@ async function probeRedis(): Promise<string | undefined> {
   }
 }
 
-async function probePostgres(): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: postgresUrl, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return undefined;
-  } catch (error) {
-    return (error as Error).message || String(error);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
 /** Why the Redis tests cannot run here (and are skipped), or undefined when they can or must. */
 export async function redisSkipReason(suite: string): Promise<string | undefined> {
   const unavailable = await probeRedis();
@@ -55,7 +42,7 @@ export async function redisSkipReason(suite: string): Promise<string | undefined
 export async function postgresSkipReason(suite: string): Promise<string | undefined> {
   const unavailable = await probePostgres();
   if (unavailable === undefined || postgresRequired) return undefined;
-  const reason = `${suite} skipped: no PostgreSQL answered at ${postgresUrl.replace(/:[^:@/]*@/, ':***@')} (${unavailable}); ` +
+  const reason = `${suite} skipped: no PostgreSQL answered at ${redactUrl(postgresUrl)} (${unavailable}); ` +
     'set CONTENT_ANALYSIS_TEST_POSTGRES to a postgres:// URL to run them';
   console.log(reason);
   return reason;
