@@ -9,6 +9,7 @@ import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createAiTextScorer } from '../../dist/index.js';
+import { auroc } from '../../../../scripts/lib/auroc.mjs';
 import { FIXED_INPUT, OUT_DIR } from '../paths.mjs';
 
 const HUMAN_QUANTILE = 0.998;
@@ -27,18 +28,6 @@ function quantile(values, q) {
   const at = (s.length - 1) * q;
   const lo = Math.floor(at);
   return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (at - lo);
-}
-
-function auroc(neg, pos) {
-  const all = [...neg.map((v) => [v, 0]), ...pos.map((v) => [v, 1])].sort((x, y) => x[0] - y[0]);
-  let rankSum = 0;
-  for (let i = 0; i < all.length;) {
-    let j = i;
-    while (j < all.length && all[j][0] === all[i][0]) j++;
-    for (let k = i; k < j; k++) if (all[k][1] === 1) rankSum += (i + j + 1) / 2;
-    i = j;
-  }
-  return (rankSum - (pos.length * (pos.length + 1)) / 2) / (pos.length * neg.length);
 }
 
 const human = []; // {domain, chars, raw}
@@ -91,7 +80,7 @@ card.calibration = {
   score: 'human score = 100 * sigmoid(2 * (threshold - ai_logit) / scale)',
 };
 card.fixed_input = { text: FIXED_INPUT, ai_logit: fixed[0].raw };
-card.metrics.calib_split_doc_auroc = auroc(docs.human, docs.ai);
+card.metrics.calib_split_doc_auroc = auroc(docs.ai, docs.human); // machine text has the higher logits
 writeFileSync(cardPath, `${JSON.stringify(card, null, 2)}\n`);
 console.log(`calibrated on ${human.length} human windows; calib AUROC ${card.metrics.calib_split_doc_auroc.toFixed(4)}`);
 for (const b of buckets) console.log(`  >= ${b.min_chars} chars: threshold ${b.threshold.toFixed(3)} (${b.set_by_domain ?? 'inherited'}, ${b.n_human} human)`);

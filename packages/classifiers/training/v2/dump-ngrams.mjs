@@ -26,7 +26,7 @@ let rows = 0;
 let nnzTotal = 0;
 
 /** Sparse features of one canonical text: sorted slots and their values. */
-export function sparseFeatures(canonical) {
+function sparseFeatures(canonical) {
   const slots = ngramSlots(canonical);
   const chars = canonical.length;
   const values = new Map();
