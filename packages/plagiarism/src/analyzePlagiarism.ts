@@ -12,6 +12,7 @@ import { InvalidArgumentError, TextLengthError, UnsupportedLanguageError } from 
 import { isExcluded, parseExcludedSources, hostOf } from './excludedSources.js';
 import { fingerprintsOf } from './fingerprints.js';
 import { splitAtQuotations } from './splitAtQuotations.js';
+import { keepBestSources } from './keepBestSources.js';
 import { isPlagiarismLanguage } from './languages.js';
 import type { PlagiarismLanguage } from './languages.js';
 import { DEFAULT_CANDIDATE_OPTIONS } from './sourceIndex.js';
@@ -139,5 +140,5 @@ export async function analyzePlagiarism(text: string, options: CheckPlagiarismOp
     });
     matches.push({ found: source, passages, excluded: isExcluded(source.document.url, rules), cited: isCitedSource(source.document.url, citedSites) });
   }
-  return { text, input, language, matches, citedSites };
+  return { text, input, language, matches: keepBestSources(matches), citedSites };
 }
