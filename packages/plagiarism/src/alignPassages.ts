@@ -182,8 +182,10 @@ function keySet(words: WordFeatures, from: number, to: number): Set<string> {
 /**
  * The passage of input words `[inFrom, inTo)` aligned with source words `[srcFrom, srcTo)`, its ends trimmed to
  * matching words, or undefined when it fails the filter: fewer than `minPassageWords` words, soft Dice similarity
- * below `minPassageSimilarity`, and with a background (`weights`) its rarity-weighted similarity below the same
- * bound, matched rarity below `minPassageEvidence` or order-preserving evidence below `minChainEvidence`.
+ * below `minPassageSimilarity`, and with a background (`weights`) its rarity-weighted similarity below
+ * `minWeightedPassageSimilarity` (and `minPassageSimilarity`), matched rarity below `minPassageEvidence` or
+ * order-preserving evidence below `minChainEvidence` (unless a long verbatim run of more than the topic's words
+ * makes it reuse).
  */
 export function measurePassage(input: WordFeatures, source: WordFeatures, inFrom: number, inTo: number, srcFrom: number, srcTo: number,
   options: AlignmentOptions = DEFAULT_ALIGNMENT_OPTIONS, weights?: Float32Array): AlignedPassage | undefined {
@@ -198,7 +200,7 @@ export function measurePassage(input: WordFeatures, source: WordFeatures, inFrom
   if (similarity < options.minPassageSimilarity) return undefined;
   if (weights !== undefined) {
     const [weighted, evidence] = weightedSimilarity(input, source, a, b, x, y, inFeatures, srcFeatures, weights);
-    const reused = weighted >= options.minPassageSimilarity && evidence >= options.minPassageEvidence
+    const reused = weighted >= Math.max(options.minPassageSimilarity, options.minWeightedPassageSimilarity) && evidence >= options.minPassageEvidence
       && chainEvidence(input, source, a, b, x, y, weights) >= options.minChainEvidence;
     if (!reused && verbatimRunWeight(input, source, a, b, x, y, LONG_VERBATIM_WORDS, weights) < MIN_VERBATIM_RUN_WEIGHT) return undefined;
   }
