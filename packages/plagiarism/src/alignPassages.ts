@@ -110,18 +110,28 @@ function similaritySeeds(input: WordFeatures, source: WordFeatures, inBounds: Ui
   return seeds;
 }
 
-/** Segment pairs that share a verbatim run of {@link VERBATIM_SEED_WORDS} words. */
+/** Marks a run that occurs more than once in the source: it names no one place there. */
+const REPEATED = -1;
+
+/**
+ * Segment pairs that share a verbatim run of {@link VERBATIM_SEED_WORDS} words. A run the source repeats (an
+ * abstract restating its title's phrase) seeds nothing: pinned to one of its places, it would stretch the
+ * passage over the source sentences between them; the similarity seeds find the copied sentences.
+ */
 function verbatimSeeds(input: WordFeatures, source: WordFeatures, inSegment: Uint32Array, srcSegment: Uint32Array,
   weights: Float32Array | undefined): Seed[] {
   const k = VERBATIM_SEED_WORDS;
   const inKeys = input.text.tokens.keys.map(hashString);
   const srcKeys = source.text.tokens.keys.map(hashString);
   const grams = new Map<number, number>();
-  for (let p = 0; p + k <= srcKeys.length; p++) grams.set(hashGram(srcKeys, p, k), p);
+  for (let p = 0; p + k <= srcKeys.length; p++) {
+    const gram = hashGram(srcKeys, p, k);
+    grams.set(gram, grams.has(gram) ? REPEATED : p);
+  }
   const seeds: Seed[] = [];
   for (let p = 0; p + k <= inKeys.length; p++) {
     const at = grams.get(hashGram(inKeys, p, k));
-    if (at === undefined) continue;
+    if (at === undefined || at === REPEATED) continue;
     if (weights !== undefined && runWeight(input, p, k, weights) < MIN_VERBATIM_RUN_WEIGHT) continue;
     seeds.push({ i: inSegment[p]!, j: srcSegment[at]! }, { i: inSegment[p + k - 1]!, j: srcSegment[at + k - 1]! });
   }

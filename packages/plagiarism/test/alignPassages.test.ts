@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeText, DEFAULT_ALIGNMENT_OPTIONS, measurePassage, wordFeatures } from '../src/index.js';
+import { alignPassages, analyzeText, DEFAULT_ALIGNMENT_OPTIONS, measurePassage, wordFeatures } from '../src/index.js';
 
 /** Written for this test: a sentence, a rewording of it, and a sentence on the same matter written apart. */
 const INPUT = 'The harbour committee approved a new ferry budget after a long debate about bridges, tolls and the winter timetable of the island boats.';
@@ -23,5 +23,21 @@ describe('measurePassage with a background', () => {
   it('drops a passage below minWeightedPassageSimilarity (0.62 < 0.65) that passes the other bounds', () => {
     expect(measureWhole(INPUT, APART)).toBeUndefined();
     expect(measureWhole(INPUT, APART, { ...DEFAULT_ALIGNMENT_OPTIONS, minWeightedPassageSimilarity: 0.3 })?.similarity).toBeCloseTo(0.615, 3);
+  });
+});
+
+describe('alignPassages', () => {
+  it('does not stretch a passage to a later sentence where the source repeats a 6-word run of it', () => {
+    const source = 'Deep narrow Boltzmann machines are universal approximators of distributions on their visible units. '
+      + 'The proof counts hidden layers one at a time. Bounds on width follow from the same counting. '
+      + 'Hence deep narrow Boltzmann machines are universal in a weaker sense as well.';
+    const copied = 'Deep narrow Boltzmann machines are universal approximators of distributions on their visible units';
+    const input = `Our reading group met on Tuesday. ${copied}. Lunch was late again.`;
+    const vocabulary = new Map<string, number>();
+    const a = wordFeatures(analyzeText(input, 'en', false), vocabulary);
+    const b = wordFeatures(analyzeText(source, 'en', false), vocabulary);
+    const passages = alignPassages(a, b, DEFAULT_ALIGNMENT_OPTIONS, new Float32Array(vocabulary.size).fill(1));
+    const { starts, ends } = b.text.tokens;
+    expect(passages.map((p) => source.slice(starts[p.sourceFrom]!, ends[p.sourceTo - 1]!))).toEqual([copied]);
   });
 });
