@@ -26,6 +26,12 @@ describe('keepBestSources', () => {
     expect(urls(keepBestSources([a, b]))).toEqual(['https://a.example/', 'https://b.example/']);
   });
 
+  it('drops a passage lying within a longer one of another source that matches its words as well', () => {
+    const longer = match('https://a.example/longer', [passage(0, all(2, 30))]);
+    const within = match('https://b.example/within', [passage(10, all(2, 12))]);
+    expect(urls(keepBestSources([within, longer]))).toEqual(['https://a.example/longer']);
+  });
+
   it('keeps a passage that the other source covers for less than half of its words', () => {
     const a = match('https://a.example/', [passage(0, all(2, 10))]);
     const b = match('https://b.example/', [passage(6, all(1, 10))]);
