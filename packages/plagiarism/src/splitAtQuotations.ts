@@ -25,6 +25,9 @@ export function splitAtQuotations(passage: AlignedPassage, quotations: readonly 
   if (quoted >= 0.8 * (passage.inputTo - passage.inputFrom) || quoted === 0) return [passage];
   // The passage keeps the span from its first to its last kept run (a quoted run, or an outside run that passes
   // on its own): outside runs that fail the filter are dropped only at its ends, where a passage spills over.
+  // A run is measured against the whole source passage, whose other words deflate its similarity: the weighted
+  // bound is the plain one here (a run of the writer's own sentences still needs rare, ordered evidence).
+  const outside = { ...options, minWeightedPassageSimilarity: options.minPassageSimilarity };
   let first: AlignedPassage | undefined;
   let last: AlignedPassage | undefined;
   let from = passage.inputFrom;
@@ -33,7 +36,7 @@ export function splitAtQuotations(passage: AlignedPassage, quotations: readonly 
     let to = from + 1;
     while (to < passage.inputTo && inside(to) === quotedRun) to++;
     const piece = measurePassage(input, source, from, to, passage.sourceFrom, passage.sourceTo,
-      quotedRun ? { ...options, minPassageWords: 1 } : options, quotedRun ? undefined : weights)
+      quotedRun ? { ...options, minPassageWords: 1 } : outside, quotedRun ? undefined : weights)
       ?? (quotedRun ? { ...passage, inputFrom: from, inputTo: to } : undefined);
     if (piece !== undefined) {
       first ??= piece;
