@@ -35,6 +35,10 @@ async function evaluate(name, corpus, seed, countQuoted) {
   const byLevel = new Map(levels.map((l) => [l, { cases: [], detections: [], ms: 0, docs: 0, flagged: 0, detectedChars: 0, falseChars: 0 }]));
   let quotes = 0;
   let quotesFlagged = 0;
+  // Detections that detect no case: on a case's text but aligned with another source (a text both sources take
+  // from a third one), or outside every case.
+  let wrongSource = 0;
+  let outside = 0;
   for (const doc of corpus.suspicious) {
     const t0 = performance.now();
     const analysis = await analyzePlagiarism(doc.text, { index, language: LANGUAGE, bounds: { min: 0, max: 1e9 } });
@@ -46,6 +50,12 @@ async function evaluate(name, corpus, seed, countQuoted) {
       susp: doc.id, src: match.found.document.url, suspStart: p.inputStart, suspEnd: p.inputEnd, srcStart: p.sourceStart, srcEnd: p.sourceEnd,
     })));
     bucket.detections.push(...found);
+    for (const r of found) {
+      const onCase = doc.cases.filter((c) => r.suspStart < c.suspEnd && r.suspEnd > c.suspStart);
+      if (onCase.some((c) => c.src === r.src && r.srcStart < c.srcEnd && r.srcEnd > c.srcStart)) continue;
+      if (onCase.length > 0) wrongSource++;
+      else outside++;
+    }
     if (found.length > 0) bucket.flagged++;
     const spans = found.map((r) => [r.suspStart, r.suspEnd]);
     const detected = coveredLength(spans, 0, doc.text.length);
@@ -77,6 +87,7 @@ async function evaluate(name, corpus, seed, countQuoted) {
   const flagged = noReuse.reduce((s, b) => s + b.flagged, 0);
   console.log(`no-reuse documents flagged: ${flagged} of ${docs} (${(100 * flagged / Math.max(1, docs)).toFixed(1)} %); false-positive characters: ${falseChars} of ${detectedChars} detected (${(100 * falseChars / Math.max(1, detectedChars)).toFixed(1)} %)`
     + (quotes > 0 ? `; cited quotations flagged: ${quotesFlagged} of ${quotes}` : ''));
+  console.log(`detections of no case: ${wrongSource + outside} of ${m.detections} (${wrongSource} on a case's text with another source, ${outside} outside every case)`);
   console.log(`total ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }
 
