@@ -19,6 +19,11 @@ export interface VerdictThresholds {
   refuteBelow: number;
   /** ... and at or above which it supports; in between, PARTIALLY_SUPPORTED. */
   supportFrom: number;
+  /**
+   * Without a decisive passage, NOT_ENOUGH_EVIDENCE unless some passage has p(entailment) or p(contradiction) at
+   * least this high (every passage is on topic but neutral). 0 (the 1.x setting) never applies.
+   */
+  minStance?: number;
 }
 
 export interface VerdictDecision {
@@ -50,7 +55,9 @@ export function decideVerdict(passages: readonly ScoredPassage[], t: VerdictThre
     const verdict = refute !== support && pC >= t.partial ? 'PARTIALLY_SUPPORTED' : 'SUPPORTED';
     return { verdict, decisive: support, score: clampScore(passageScore(support)) };
   }
-  if (passages.length < t.minVotes) return { verdict: 'NOT_ENOUGH_EVIDENCE', decisive: support, score: 50 };
+  if (passages.length < t.minVotes || Math.max(pE, pC) < (t.minStance ?? 0)) {
+    return { verdict: 'NOT_ENOUGH_EVIDENCE', decisive: support, score: 50 };
+  }
   let sum = 0;
   let weight = 0;
   for (const s of passages) {

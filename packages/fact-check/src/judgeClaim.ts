@@ -1,8 +1,10 @@
 import { alignPair, type Alignment } from './alignPair.js';
 import { decideVerdict, type VerdictThresholds } from './decideVerdict.js';
 import { entailmentFeatures, ENTAILMENT_FEATURE_COUNT } from './entailmentFeatures.js';
+import { entailmentTokens } from './entailmentTokens.js';
 import type { EvidencePassage } from './evidenceStore.js';
 import { explainVerdict } from './explainVerdict.js';
+import { loadNeuralEntailment } from './neuralEntailment.js';
 import { loadModel } from './onnxModel.js';
 import type { ClaimVerdict } from './verdicts.js';
 import type { WordVectors } from './wordVectors.js';
@@ -21,11 +23,32 @@ export interface ClaimJudgement {
   probabilities?: [number, number, number];
 }
 
+/**
+ * Which entailment model scores the passages: `2.0` the neural model (decomposable attention over GloVe vectors plus
+ * the alignment features, `models/entailment-neural.md`), `1.x` the MLP over the alignment features alone
+ * (`models/entailment.md`). Each comes with its own verdict thresholds ({@link VERDICT_DEFAULTS}).
+ */
+export type EntailmentModelVersion = '2.0' | '1.x';
+
+/** The model used when `entailmentModel` is not given: 1.x, since 2.0 is not clearly better on CLIMATE-FEVER (package README, Figures). */
+export const DEFAULT_ENTAILMENT_MODEL: EntailmentModelVersion = '1.x';
+
+/** Threshold defaults per model; the 2.0 values were chosen on the CLIMATE-FEVER dev split (`chooseThresholds.mjs`). */
+export const VERDICT_DEFAULTS: Readonly<Record<EntailmentModelVersion, Readonly<Required<Omit<JudgeClaimOptions, 'entailmentModel'>>>>> = {
+  '1.x': { minWordOverlap: 0.2, decisiveProbability: 0.5, partialProbability: 0.5, minVotingPassages: 2, refuteVoteBelow: -0.3, supportVoteFrom: -0.15, minStanceProbability: 0 },
+  '2.0': { minWordOverlap: 0.2, decisiveProbability: 0.6, partialProbability: 0.6, minVotingPassages: 2, refuteVoteBelow: -0.6, supportVoteFrom: -0.3, minStanceProbability: 0 },
+};
+
 export interface JudgeClaimOptions {
+  /**
+   * The entailment model that scores the passages.
+   * @default DEFAULT_ENTAILMENT_MODEL
+   */
+  entailmentModel?: EntailmentModelVersion;
   /**
    * A passage is relevant when at least this fraction of the claim's content words occur in it (by stem), and at
    * least two of them; other passages are not evidence.
-   * @default 0.2
+   * @default 0.2 (both models)
    */
   minWordOverlap?: number;
   /**
@@ -50,6 +73,12 @@ export interface JudgeClaimOptions {
    */
   refuteVoteBelow?: number;
   /**
+   * Without a decisive passage, NOT_ENOUGH_EVIDENCE unless a relevant passage entails or contradicts with at least
+   * this p (all of them on topic but neutral).
+   * @default 0
+   */
+  minStanceProbability?: number;
+  /**
    * The vote supports at or above this value; between the two the claim is PARTIALLY_SUPPORTED.
    * @default -0.15
    */
@@ -68,27 +97,19 @@ export async function judgeClaim(
   vectors: WordVectors,
   options: JudgeClaimOptions = {},
 ): Promise<ClaimJudgement> {
-  const minWordOverlap = options.minWordOverlap ?? 0.2;
+  const defaults = VERDICT_DEFAULTS[options.entailmentModel ?? DEFAULT_ENTAILMENT_MODEL];
   const thresholds: VerdictThresholds = {
-    decisive: options.decisiveProbability ?? 0.5,
-    partial: options.partialProbability ?? 0.5,
-    minVotes: options.minVotingPassages ?? 2,
-    refuteBelow: options.refuteVoteBelow ?? -0.3,
-    supportFrom: options.supportVoteFrom ?? -0.15,
+    decisive: options.decisiveProbability ?? defaults.decisiveProbability,
+    partial: options.partialProbability ?? defaults.partialProbability,
+    minVotes: options.minVotingPassages ?? defaults.minVotingPassages,
+    refuteBelow: options.refuteVoteBelow ?? defaults.refuteVoteBelow,
+    supportFrom: options.supportVoteFrom ?? defaults.supportVoteFrom,
+    minStance: options.minStanceProbability ?? defaults.minStanceProbability,
   };
-  const aligned = passages.map((passage) => ({ passage, alignment: alignPair(claim, passage.text, vectors) }));
-  const claimWords = aligned[0]?.alignment.claimWords ?? [];
-  const relevant = aligned.filter(({ alignment }) => isRelevant(alignment, minWordOverlap));
-  if (relevant.length === 0) {
+  const { claimWords, judged } = await scorePassages(claim, passages, vectors, options);
+  if (judged.length === 0) {
     return { verdict: 'NOT_ENOUGH_EVIDENCE', score: 50, explanation: explainVerdict('NOT_ENOUGH_EVIDENCE', undefined, claimWords), links: [] };
   }
-  const model = await loadModel('entailment');
-  const probabilities = await model.run(relevant.map(({ alignment }) => entailmentFeatures(alignment)), ENTAILMENT_FEATURE_COUNT);
-  const judged = relevant.map((r, i) => {
-    const p = probabilities[i];
-    const overlap = r.alignment.matchedWords.length / Math.max(1, r.alignment.claimWords.length);
-    return { ...r, overlap, p: [p?.[0] ?? 0, p?.[1] ?? 0, p?.[2] ?? 0] as [number, number, number] };
-  });
   const { verdict, decisive, score } = decideVerdict(judged, thresholds);
   const decisivePassage = judged[decisive] ?? judged[0]!;
   const used = verdict === 'NOT_ENOUGH_EVIDENCE'
@@ -105,6 +126,54 @@ export async function judgeClaim(
     links,
     probabilities: decisivePassage.p,
   };
+}
+
+/** A relevant passage with its alignment and the entailment model's probabilities. */
+export interface ScoredEvidence {
+  passage: EvidencePassage;
+  alignment: Alignment;
+  /** Share of the claim's content words the passage contains. */
+  overlap: number;
+  /** [p(entailment), p(neutral), p(contradiction)]. */
+  p: [number, number, number];
+}
+
+/**
+ * The relevant passages of a claim (sharing at least `minWordOverlap` of its content words, and two of them), each
+ * scored by the chosen entailment model; the first half of {@link judgeClaim}, exported so that the threshold
+ * search scores each claim once.
+ */
+export async function scorePassages(
+  claim: string,
+  passages: readonly EvidencePassage[],
+  vectors: WordVectors,
+  options: Pick<JudgeClaimOptions, 'entailmentModel' | 'minWordOverlap'> = {},
+): Promise<{ claimWords: string[]; judged: ScoredEvidence[] }> {
+  const version = options.entailmentModel ?? DEFAULT_ENTAILMENT_MODEL;
+  const minWordOverlap = options.minWordOverlap ?? VERDICT_DEFAULTS[version].minWordOverlap;
+  const aligned = passages.map((passage) => ({ passage, alignment: alignPair(claim, passage.text, vectors) }));
+  const claimWords = aligned[0]?.alignment.claimWords ?? [];
+  const relevant = aligned.filter(({ alignment }) => isRelevant(alignment, minWordOverlap));
+  if (relevant.length === 0) return { claimWords, judged: [] };
+  let probabilities: Float32Array[];
+  if (version === '2.0') {
+    const model = await loadNeuralEntailment();
+    const claimTokens = entailmentTokens(claim, vectors);
+    probabilities = await model.run(relevant.map(({ passage, alignment }) => ({
+      claimTokens,
+      evidenceTokens: entailmentTokens(passage.text, vectors),
+      features: entailmentFeatures(alignment),
+    })), vectors);
+  } else {
+    const model = await loadModel('entailment');
+    probabilities = await model.run(relevant.map(({ alignment }) => entailmentFeatures(alignment)), ENTAILMENT_FEATURE_COUNT);
+  }
+  const judged = relevant.map((r, i) => {
+    const p = probabilities[i];
+    const overlap = r.alignment.matchedWords.length / Math.max(1, r.alignment.claimWords.length);
+    return { ...r, overlap, p: [p?.[0] ?? 0, p?.[1] ?? 0, p?.[2] ?? 0] as [number, number, number] };
+  });
+  return { claimWords, judged };
 }
 
 function isRelevant(alignment: Alignment, minWordOverlap: number): boolean {

@@ -15,7 +15,7 @@ export interface ProbabilityModel {
 const sessions = new Map<BundledModel, Promise<ProbabilityModel>>();
 
 /** Path of a bundled model file (works from `src/` and `dist/`, both one level below the package root). */
-export function modelPath(name: BundledModel, suffix = '.onnx'): string {
+export function modelPath(name: BundledModel | 'entailment-neural', suffix = '.onnx'): string {
   return fileURLToPath(new URL(`../models/${name}${suffix}`, import.meta.url));
 }
 

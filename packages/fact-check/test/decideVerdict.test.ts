@@ -44,3 +44,14 @@ describe('decideVerdict vote weights', () => {
     expect(decision).toMatchObject({ verdict: 'SUPPORTED', decisive: 0 });
   });
 });
+
+describe('decideVerdict minStance', () => {
+  it('gives NOT_ENOUGH_EVIDENCE when no passage entails or contradicts with minStance, and votes otherwise', () => {
+    // Both passages mostly neutral (best stance p 0.25): below minStance 0.3 there is not enough evidence.
+    const neutral = [passage(0.25, 0.05), passage(0.2, 0.1)];
+    expect(decideVerdict(neutral, { ...T, minStance: 0.3 })).toMatchObject({ verdict: 'NOT_ENOUGH_EVIDENCE', score: 50 });
+    // The same passages vote (0.15 >= -0.15: supported) when minStance is 0 or at most their best stance.
+    expect(decideVerdict(neutral, T).verdict).toBe('SUPPORTED');
+    expect(decideVerdict(neutral, { ...T, minStance: 0.25 }).verdict).toBe('SUPPORTED');
+  });
+});

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { alignPair } from '../src/alignPair.js';
+import { entailmentFeatures, ENTAILMENT_FEATURE_COUNT } from '../src/entailmentFeatures.js';
+import { loadModel } from '../src/onnxModel.js';
 import type { EvidencePassage } from '../src/evidenceStore.js';
 import { judgeClaim } from '../src/judgeClaim.js';
 import { loadWordVectors } from '../src/wordVectors.js';
@@ -84,5 +87,16 @@ describe('alignPair relations (entailment features 1.2.0)', () => {
     const { alignPair } = await import('../src/alignPair.js');
     expect(alignPair('Emissions rose by 3 percent.', 'Emissions rose by 3 tonnes.', vectors).unitMismatches).toEqual([3]);
     expect(alignPair('Emissions rose by 3 percent.', 'Emissions rose by 3%.', vectors).unitMismatches).toEqual([]);
+  });
+});
+
+describe('judgeClaim entailment models', () => {
+  it('keeps 1.x selectable: its probabilities are the 1.x MLP on the pair\'s alignment features', async () => {
+    const claim = 'The Eiffel Tower is 250 metres tall.';
+    const judgement = await judgeClaim(claim, [EIFFEL], vectors, { entailmentModel: '1.x' });
+    const [expected] = await (await loadModel('entailment')).run([entailmentFeatures(alignPair(claim, EIFFEL.text, vectors))], ENTAILMENT_FEATURE_COUNT);
+    judgement.probabilities!.forEach((p, i) => expect(p).toBeCloseTo(expected![i]!, 6));
+    const neural = await judgeClaim(claim, [EIFFEL], vectors, { entailmentModel: '2.0' });
+    expect(Math.abs(neural.probabilities![2] - judgement.probabilities![2])).toBeGreaterThan(1e-3);
   });
 });

@@ -1,0 +1,269 @@
+"""Neural entailment model 2.0.0: decomposable attention (Parikh et al., EMNLP 2016) over fixed GloVe 6B 100d
+vectors, with ESIM's comparison features (Chen et al., ACL 2017: [a; b; a*b; a-b]) and the 37 alignment features of
+entailment 1.x beside the aggregated vector. Claim = hypothesis, evidence passage = premise.
+
+Reads training/.data/nli/ (built by buildEntailmentSet.mjs: train / dev / test, fixed before training); trains on
+train, keeps the epoch with the best dev accuracy, reports the test splits (never trained on), exports
+models/entailment-neural.onnx (opset 13) and its card with outputs recorded for fixed inputs.
+
+Run: /usr/bin/python3 packages/fact-check/training/train_neural_entailment.py  (Debian torch 1.13, one thread)
+Env: FACT_CHECK_EPOCHS (default 4), FACT_CHECK_HIDDEN (default 160).
+"""
+import json
+import os
+import sys
+import time
+
+import numpy as np
+import torch
+from torch import nn
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import MODELS, today  # noqa: E402
+
+VERSION = '2.0.0'
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), '.data', 'nli')
+MAX_EVIDENCE, MAX_CLAIM, WIDTH, FEATURES = 80, 40, 102, 37
+EPOCHS = int(os.environ.get('FACT_CHECK_EPOCHS', '4'))
+HIDDEN = int(os.environ.get('FACT_CHECK_HIDDEN', '160'))
+# Per-row weights by source: FEVER claims and SNLI are the targets; the self pairs only keep a restatement entailed.
+WEIGHTS = {'fever': 2.0, 'fever_nei': 1.0, 'fever_self': 0.2, 'snli': 1.5, 'breaking_nli': 0.5}
+
+torch.set_num_threads(1)
+torch.manual_seed(7)
+rng = np.random.RandomState(7)
+
+if not os.path.exists(os.path.join(DATA, 'manifest.json')):
+    print('training/.data/nli not found: run node packages/fact-check/training/buildEntailmentSet.mjs first (skipping)')
+    sys.exit(0)
+
+vocabulary = json.load(open(os.path.join(DATA, 'vocabulary.json')))
+index = {w: i + 1 for i, w in enumerate(vocabulary)}  # 0: no vector
+vectors = np.zeros((len(vocabulary) + 1, 100), dtype=np.float32)
+vectors[1:] = np.fromfile(os.path.join(DATA, 'vectors.f32'), dtype=np.float32).reshape(-1, 100)
+VECTORS = torch.tensor(vectors)
+
+
+def encode(tokens, other, limit):
+    """ids, exact-match and unknown flags as encodeTokens (src/entailmentTokens.ts) makes them."""
+    tokens = tokens[:limit]
+    other = set(other)
+    ids = [index.get(t, 0) for t in tokens]
+    return ids, [1.0 if t in other else 0.0 for t in tokens], [0.0 if i else 1.0 for i in ids]
+
+
+def load(split):
+    rows = []
+    with open(os.path.join(DATA, split + '.jsonl')) as f:
+        for line in f:
+            r = json.loads(line)
+            r['p'] = encode(r['premise'], r['hypothesis'], MAX_EVIDENCE)
+            r['h'] = encode(r['hypothesis'], r['premise'], MAX_CLAIM)
+            rows.append(r)
+    return rows
+
+
+def side_ids(encoded, length):
+    """Token ids, flags and mask of one side of a batch (the vectors are looked up when the batch is used)."""
+    batch = len(encoded)
+    ids = torch.zeros(batch, length, dtype=torch.long)
+    flags = torch.zeros(batch, length, 2)
+    mask = torch.zeros(batch, length)
+    for b, (i, exact, unknown) in enumerate(encoded):
+        n = len(i)
+        if n == 0:
+            mask[b, 0] = 1
+            continue
+        ids[b, :n] = torch.tensor(i)
+        flags[b, :n, 0] = torch.tensor(exact)
+        flags[b, :n, 1] = torch.tensor(unknown)
+        mask[b, :n] = 1
+    return ids, flags, mask
+
+
+def prepare(rows):
+    """A batch kept as ids (small); `inputs` turns it into the model's tensors."""
+    p = side_ids([r['p'] for r in rows], max(1, max(len(r['p'][0]) for r in rows)))
+    h = side_ids([r['h'] for r in rows], max(1, max(len(r['h'][0]) for r in rows)))
+    f = torch.tensor([r['features'] for r in rows], dtype=torch.float32)
+    y = torch.tensor([r['label'] for r in rows])
+    w = torch.tensor([WEIGHTS.get(r['source'], 1.0) for r in rows])
+    return p, h, f, y, w
+
+
+def inputs(prepared):
+    (pi, pf, pm), (hi, hf, hm), f, y, w = prepared
+    return (torch.cat([VECTORS[pi], pf], -1), pm, torch.cat([VECTORS[hi], hf], -1), hm, f), y, w
+
+
+def batch_of(rows):
+    return inputs(prepare(rows))
+
+
+def mlp(inputs, outputs, dropout):
+    return nn.Sequential(nn.Dropout(dropout), nn.Linear(inputs, outputs), nn.ReLU(),
+                         nn.Dropout(dropout), nn.Linear(outputs, outputs), nn.ReLU())
+
+
+class DecomposableAttention(nn.Module):
+    def __init__(self, hidden, mean, std, dropout=0.2):
+        super().__init__()
+        self.register_buffer('mean', torch.tensor(mean))
+        self.register_buffer('std', torch.tensor(std))
+        self.project = nn.Linear(WIDTH, hidden)
+        self.attend = mlp(hidden, hidden, dropout)
+        self.compare = mlp(4 * hidden, hidden, dropout)
+        self.features = nn.Sequential(nn.Linear(FEATURES, 64), nn.ReLU())
+        self.aggregate = nn.Sequential(mlp(4 * hidden + 64, hidden, dropout), nn.Linear(hidden, 3))
+
+    def forward(self, premise, premise_mask, claim, claim_mask, features):
+        a, b = self.project(premise), self.project(claim)
+        scores = torch.matmul(self.attend(a), self.attend(b).transpose(1, 2))  # [B, Lp, Lc]
+        pair_mask = premise_mask.unsqueeze(2) * claim_mask.unsqueeze(1)
+        scores = scores.masked_fill(pair_mask == 0, -1e4)
+        beta = torch.matmul(torch.softmax(scores, 2), b)  # claim aligned to each premise token
+        alpha = torch.matmul(torch.softmax(scores, 1).transpose(1, 2), a)  # premise aligned to each claim token
+        va = self.compare(torch.cat([a, beta, a * beta, a - beta], -1)) * premise_mask.unsqueeze(2)
+        vb = self.compare(torch.cat([b, alpha, b * alpha, b - alpha], -1)) * claim_mask.unsqueeze(2)
+        pooled = [va.sum(1) / premise_mask.sum(1, keepdim=True), (va - 1e4 * (1 - premise_mask.unsqueeze(2))).max(1)[0],
+                  vb.sum(1) / claim_mask.sum(1, keepdim=True), (vb - 1e4 * (1 - claim_mask.unsqueeze(2))).max(1)[0]]
+        f = self.features((features - self.mean) / self.std)
+        return self.aggregate(torch.cat(pooled + [f], -1))
+
+
+class Probabilities(nn.Module):
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, evidence, evidence_mask, claim, claim_mask, features):
+        return torch.softmax(self.model(evidence, evidence_mask, claim, claim_mask, features), -1)
+
+
+def loss_of(logits, y, w):
+    logp = torch.log_softmax(logits, -1)
+    three = y >= 0
+    loss = torch.zeros(len(y))
+    loss[three] = -logp[three, y[three]]
+    # "not entailment" (RTE, COVID-Fact): the probability of neutral or contradiction.
+    loss[~three] = -torch.log(1 - logp[~three, 0].exp() + 1e-6)
+    return (loss * w).sum() / w.sum()
+
+
+def batches(rows, size, shuffle):
+    """Batches of similar premise length (faster padding); order shuffled when training."""
+    order = np.argsort([len(r['p'][0]) + rng.rand() * (8 if shuffle else 0) for r in rows], kind='stable')
+    return [order[i:i + size] for i in range(0, len(order), size)]
+
+
+def predict(model, rows):
+    model.eval()
+    out = np.zeros((len(rows), 3), dtype=np.float32)
+    with torch.no_grad():
+        for chunk in batches(rows, 256, False):
+            x, _, _ = batch_of([rows[i] for i in chunk])
+            out[chunk] = torch.softmax(model(*x), -1).numpy()
+    return out
+
+
+def metrics_of(rows, probs):
+    by = {}
+    for source in sorted({r['source'] for r in rows}):
+        idx = [i for i, r in enumerate(rows) if r['source'] == source]
+        y = np.array([rows[i]['label'] for i in idx])
+        p = probs[idx]
+        if source == 'fever':
+            by[source] = {'pairs': len(idx), 'accuracy_supports_vs_refutes': round(float(((p[:, 0] > p[:, 2]) == (y == 0)).mean()), 4),
+                          'accuracy_3way_argmax': round(float((p.argmax(1) == y).mean()), 4)}
+        elif (y < 0).any():
+            by[source] = {'pairs': len(idx), 'accuracy_entailment_vs_not': round(float(((p[:, 0] > 0.5) == (y == 0)).mean()), 4)}
+        else:
+            by[source] = {'pairs': len(idx), 'accuracy_3way': round(float((p.argmax(1) == y).mean()), 4)}
+    return by
+
+
+def dev_score(rows, probs):
+    m = metrics_of(rows, probs)
+    return np.mean([m['snli']['accuracy_3way'], m['fever']['accuracy_supports_vs_refutes'], m['fever_nei']['accuracy_3way'],
+                    m['semi_auto_wiki']['accuracy_3way']])
+
+
+started = time.time()
+train, dev, test = load('train'), load('dev'), load('test')
+if os.environ.get('FACT_CHECK_LIMIT'):  # smoke runs only; the shipped model uses every row
+    train = [train[i] for i in rng.permutation(len(train))[:int(os.environ['FACT_CHECK_LIMIT'])]]
+print(f'loaded {len(train)} train / {len(dev)} dev / {len(test)} test rows in {time.time() - started:.0f} s')
+feats = np.array([r['features'] for r in train], dtype=np.float32)
+model = DecomposableAttention(HIDDEN, feats.mean(0), feats.std(0) + 1e-6)
+opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+best, best_state = -1.0, None
+# Batches of similar length, built once; their order is shuffled every epoch.
+train_batches = [prepare([train[i] for i in chunk]) for chunk in batches(train, 64, True)]
+print(f'{len(train_batches)} batches ready ({time.time() - started:.0f} s)', flush=True)
+for epoch in range(EPOCHS):
+    model.train()
+    for g in opt.param_groups:
+        g['lr'] = 1e-3 * (0.75 ** epoch)
+    total = 0.0
+    for b in rng.permutation(len(train_batches)):
+        x, y, w = inputs(train_batches[b])
+        opt.zero_grad()
+        loss = loss_of(model(*x), y, w)
+        loss.backward()
+        nn.utils.clip_grad_norm_(model.parameters(), 5.0)
+        opt.step()
+        total += float(loss) * len(y)
+    score = dev_score(dev, predict(model, dev))
+    print(f'epoch {epoch + 1}: train loss {total / len(train):.4f}, dev score {score:.4f} ({time.time() - started:.0f} s)', flush=True)
+    if score > best:
+        best, best_state = score, {k: v.clone() for k, v in model.state_dict().items()}
+        torch.save(best_state, os.path.join(DATA, 'best.pt'))  # a later run may export it (FACT_CHECK_EPOCHS=0)
+if best_state is None:
+    best_state = torch.load(os.path.join(DATA, 'best.pt'))
+model.load_state_dict(best_state)
+model.eval()
+best = dev_score(dev, predict(model, dev))
+
+test_metrics = metrics_of(test, predict(model, test))
+dev_metrics = metrics_of(dev, predict(model, dev))
+for source, m in test_metrics.items():
+    print('test', source, m)
+
+# ONNX export with fixed inputs whose outputs the card records (checked in Node by the package's tests).
+wrapped = Probabilities(model).eval()
+g = torch.Generator().manual_seed(11)
+fixed = {
+    'evidence': torch.randn(2, 7, WIDTH, generator=g).mul(0.4), 'evidence_mask': torch.tensor([[1.0] * 7, [1.0] * 4 + [0.0] * 3]),
+    'claim': torch.randn(2, 5, WIDTH, generator=g).mul(0.4), 'claim_mask': torch.tensor([[1.0] * 5, [1.0] * 3 + [0.0] * 2]),
+    'features': torch.rand(2, FEATURES, generator=g),
+}
+for key in ('evidence', 'claim'):
+    fixed[key][:, :, 100:] = (fixed[key][:, :, 100:] > 0).float()
+path = os.path.join(MODELS, 'entailment-neural.onnx')
+names = ['evidence', 'evidence_mask', 'claim', 'claim_mask', 'features']
+torch.onnx.export(wrapped, tuple(fixed[n] for n in names), path, input_names=names, output_names=['probabilities'], opset_version=13,
+                  dynamic_axes={'evidence': {0: 'batch', 1: 'evidence_tokens'}, 'evidence_mask': {0: 'batch', 1: 'evidence_tokens'},
+                                'claim': {0: 'batch', 1: 'claim_tokens'}, 'claim_mask': {0: 'batch', 1: 'claim_tokens'},
+                                'features': {0: 'batch'}, 'probabilities': {0: 'batch'}})
+with torch.no_grad():
+    fixed_out = wrapped(*(fixed[n] for n in names))
+manifest = json.load(open(os.path.join(DATA, 'manifest.json')))
+card = {
+    'name': 'entailment-neural', 'version': VERSION, 'date': today(), 'file': os.path.basename(path),
+    'architecture': f'decomposable attention (project 102 -> {HIDDEN}, attend, compare on [a; b; a*b; a-b], sum + max pooling) '
+                    f'+ standardised 37 alignment features -> 64, aggregate MLP -> 3, softmax; fixed GloVe 6B 100d inputs',
+    'inputs': {'evidence': ['batch', 'evidence_tokens', WIDTH], 'evidence_mask': ['batch', 'evidence_tokens'],
+               'claim': ['batch', 'claim_tokens', WIDTH], 'claim_mask': ['batch', 'claim_tokens'], 'features': ['batch', FEATURES],
+               'tokens': 'encodeTokens in src/entailmentTokens.ts (100 GloVe values, exact match, unknown word); features: ENTAILMENT_FEATURES'},
+    'output': {'name': 'probabilities', 'classes': ['entailment', 'neutral', 'contradiction']},
+    'training': {'epochs': EPOCHS, 'hidden': HIDDEN, 'sourceWeights': WEIGHTS, 'seed': 7, 'bestDevScore': round(float(best), 4),
+                 'seconds': round(time.time() - started)},
+    'data': {'rows': manifest['rows'], 'built': manifest['built'], 'manifest': 'training/.data/nli/manifest.json (buildEntailmentSet.mjs)'},
+    'devMetrics': dev_metrics,
+    'heldOutMetrics': test_metrics,
+    'fixedInputs': {n: fixed[n].tolist() for n in names},
+    'fixedOutputs': [[round(float(v), 6) for v in row] for row in fixed_out],
+}
+with open(os.path.join(MODELS, 'entailment-neural.card.json'), 'w') as f:
+    json.dump(card, f)
+print('wrote', path, os.path.getsize(path), 'bytes')
