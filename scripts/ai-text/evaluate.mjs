@@ -1,12 +1,13 @@
 // Evaluates AI-text detectors on the test split of the training corpus (packages/classifiers/training/corpus/
 // build_corpus.py), which no step of training or calibration read, end to end through the built package
 // (normalisation, features, ONNX model, calibration). Prints:
-// 1. the held-out tables of `train.py --heldout` (out/v2/heldout.json): for each generator family and each domain, a
-//    model trained without it, its AUROC and TPR at 1% FPR on the left-out rows, per domain;
-// 2. for each version asked for (default: 2.0.0 and 1.0.0 side by side): AUROC, TPR at 1% FPR and TPR at the shipped
+// 1. the held-out tables of 2.0.0 (`train.py --heldout`, out/v2/heldout.json) and 2.1.0 (training/v21/build.py,
+//    out/v21/heldout.json): for each generator family and each domain, a model trained without it, its AUROC and TPR
+//    at 1% FPR on the left-out rows, per domain;
+// 2. for each version asked for (default: 2.1.0, 2.0.0 and 1.0.0 side by side): AUROC, TPR at 1% FPR and TPR at the shipped
 //    threshold per family, domain, format and length; human FPR at the shipped threshold per human domain; AI-edited
 //    human text and attacked text apart.
-// Usage: node scripts/ai-text/evaluate.mjs [--version 2.0.0,1.0.0] [--limit N] [--min-chars 300]
+// Usage: node scripts/ai-text/evaluate.mjs [--version 2.1.0,2.0.0,1.0.0] [--limit N] [--min-chars 300]
 // (1.x on the corpus of 1.x: node scripts/ai-text/evaluate-legacy.mjs [--version V])
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -19,7 +20,7 @@ const option = (name, fallback) => {
   const i = args.indexOf(name);
   return i === -1 ? fallback : args[i + 1];
 };
-const versions = option('--version', '2.0.0,1.0.0').split(',');
+const versions = option('--version', '2.1.0,2.0.0,1.0.0').split(',');
 const limit = Number(option('--limit', Infinity));
 const minChars = Number(option('--min-chars', 300));
 const out = resolve(import.meta.dirname, '../../packages/classifiers/training/out');
@@ -33,20 +34,33 @@ const MIN_SLICE = 50;
 const pct = (v) => (v === undefined || v === null || Number.isNaN(v) ? '    -' : `${(100 * v).toFixed(1).padStart(5)}%`);
 const num = (v) => (v === undefined || v === null ? '   - ' : v.toFixed(3));
 
-// 1. Held-out tables.
-const heldoutPath = resolve(out, 'v2/heldout.json');
-if (existsSync(heldoutPath)) {
+// 1. Held-out tables, of 2.0.0 (train.py --heldout) and of 2.1.0 (training/v21/build.py, which also gives the
+// AUROC of each of its two parts, each trained without the left-out slice).
+const heldoutTables = [
+  ['v2/heldout.json', '2.0.0 (n-gram model)', 'train.py --heldout', '/usr/bin/python3 packages/classifiers/training/v2/train.py --heldout'],
+  ['v21/heldout.json', '2.1.0 (n-gram model + token encoder, stacked)', 'training/v21/build.py',
+    '/usr/bin/python3 packages/classifiers/training/v21/build.py --tables-only (after train.py --heldout and train_neural.py)'],
+];
+for (const [file, model, how, command] of heldoutTables) {
+  const heldoutPath = resolve(out, file);
+  if (!existsSync(heldoutPath)) {
+    console.log(`(no held-out tables of ${model}: run ${command})`);
+    continue;
+  }
   const heldout = JSON.parse(readFileSync(heldoutPath, 'utf8'));
   for (const [kind, title] of [['families', 'leave-one-family-out'], ['domains', 'leave-one-domain-out']]) {
-    console.log(`\n${title} (train.py --heldout: a model trained without it; test split; human = test human text of the same domains)`);
-    console.log(`${'left out'.padEnd(26)} ${'ai'.padStart(6)} ${'human'.padStart(6)}  AUROC  TPR@1%FPR  TPR@calib-thr${kind === 'domains' ? '  human FPR@thr' : ''}`);
+    const parts = Object.values(heldout[kind]).some((r) => r.ngram_auroc !== undefined);
+    console.log(`\n${model}, ${title} (${how}: a model trained without it; test split; human = test human text of the same domains)`);
+    console.log(`${'left out'.padEnd(26)} ${'ai'.padStart(6)} ${'human'.padStart(6)}  AUROC  TPR@1%FPR  TPR@calib-thr${kind === 'domains' ? '  human FPR@thr' : ''}` +
+      (parts ? '  (n-gram alone, encoder alone)' : ''));
     const values = [];
     for (const [name, r] of Object.entries(heldout[kind])) {
       // The mean counts slices with enough text on both sides for an AUROC to mean something.
       if (r.n_ai >= MIN_SLICE && r.n_human >= MIN_SLICE) values.push(r.auroc);
       const label = r.never_trained ? `${name} (never trained)` : name;
       console.log(`${label.padEnd(26)} ${String(r.n_ai).padStart(6)} ${String(r.n_human).padStart(6)}  ${num(r.auroc)}  ${pct(r.tpr_at_1pct_fpr).padStart(9)}  ${pct(r.tpr_at_calib_threshold).padStart(13)}` +
-        (kind === 'domains' ? `  ${pct(r.human_fpr_at_threshold).padStart(14)}` : ''));
+        (kind === 'domains' ? `  ${pct(r.human_fpr_at_threshold).padStart(14)}` : '') +
+        (parts ? `  (${num(r.ngram_auroc)}, ${num(r.neural_auroc)})` : ''));
       for (const [d, m] of Object.entries(r.domains)) {
         if (Object.keys(r.domains).length > 1) console.log(`  ${d.padEnd(24)} ${String(m.n_ai).padStart(6)} ${String(m.n_human).padStart(6)}  ${num(m.auroc)}  ${pct(m.tpr_at_1pct_fpr).padStart(9)}`);
       }
@@ -55,8 +69,6 @@ if (existsSync(heldoutPath)) {
     console.log(`mean AUROC ${num(valid.reduce((a, b) => a + b, 0) / valid.length)}, lowest ${num(Math.min(...valid))} ` +
       `(over the ${valid.length} slices with >= ${MIN_SLICE} AI and >= ${MIN_SLICE} human test texts)`);
   }
-} else {
-  console.log(`(no held-out tables: run /usr/bin/python3 packages/classifiers/training/v2/train.py --heldout)`);
 }
 
 // 2. The shipped versions on the test split.

@@ -19,6 +19,10 @@ export {
   NGRAM_CHAR_ORDERS, NGRAM_HASH_BITS, NGRAM_WORD_ORDERS, ngramPrefix, ngramRangeMeans, ngramSlots,
 } from './aiText/ngramProfile.js';
 export type { NgramPrefix, NgramSlots } from './aiText/ngramProfile.js';
+export { tokenHash, tokenRows, WORD_TOKEN_BITS, wordTokens } from './aiText/wordTokens.js';
+export type { WordTokens } from './aiText/wordTokens.js';
+export { TokenEncoder } from './aiText/tokenEncoder.js';
+export type { EncoderTrace, TokenEncoderCard } from './aiText/tokenEncoder.js';
 export type { FeatureResources, PrepareDocumentOptions, PreparedDocument, PreparedSentence } from './aiText/prepareDocument.js';
 export { rangeFeatures } from './aiText/rangeFeatures.js';
 export type { RangeFeatureOptions } from './aiText/rangeFeatures.js';

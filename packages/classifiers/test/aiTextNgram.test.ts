@@ -108,6 +108,10 @@ describe('AI-text detector 2.0.0', () => {
     await expect(createAiTextDetector({ version: VERSION, registry })).rejects.toMatchObject({ code: 'MODEL_LOAD_FAILED' });
   });
 
+});
+
+// The detector-level contract of every 2.x version (2.1.0 adds the token encoder: test/aiTextStacked.test.ts).
+describe.each(['2.0.0', '2.1.0'])('AI-text detector %s', (VERSION) => {
   it('returns the API fields, with sentence scores in input order', async () => {
     const result = await detectAiText(PROSE, { sentences: true, version: VERSION });
     expect(result.version).toBe(VERSION);
@@ -137,6 +141,9 @@ describe('AI-text detector 2.0.0', () => {
     for (const s of long.sentences!) expect(Number.isFinite(s.score)).toBe(true);
   });
 
+});
+
+describe('the default AI-text detector', () => {
   it('takes latest as the default version', async () => {
     expect(resolveAiTextVersion(LATEST_AI_TEXT_VERSION)).toBe(DEFAULT_AI_TEXT_VERSION);
     expect(resolveAiTextVersion(undefined)).toBe(DEFAULT_AI_TEXT_VERSION);

@@ -16,6 +16,8 @@ import { ngramPrefix, ngramRangeMeans, ngramSlots } from './ngramProfile.js';
 import { loadNgramTable } from './ngramTable.js';
 import type { NgramCard } from './ngramTable.js';
 import { fleschReadingEase } from './readability.js';
+import { TokenEncoder } from './tokenEncoder.js';
+import type { TokenEncoderCard } from './tokenEncoder.js';
 
 /** Model id of the AI-text detector in the registry. */
 export const AI_TEXT_MODEL_ID = 'ai-text';
@@ -210,9 +212,37 @@ export async function createAiTextScorer(options: AiTextDetectorOptions = {}): P
   };
 }
 
+// Version 2.1: the n-gram means followed by the token encoder's mean features of the same range.
+async function stackedFeaturizer(
+  model: LoadedModel, card: NgramCard, encoderCard: TokenEncoderCard, threads: number,
+): Promise<Featurizer> {
+  const names = model.card.feature_names;
+  if (names.length !== 2 + encoderCard.channels || names[0] !== 'ngram_char_mean' || names[1] !== 'ngram_word_mean') {
+    throw new ModelLoadError(model.entry.folder, 'a stacked model reads the two n-gram means, then the encoder\'s features');
+  }
+  const [weights, encoder] = await Promise.all([
+    loadNgramTable(model.entry.folder, card), TokenEncoder.load(model.entry.folder, encoderCard, threads),
+  ]);
+  return async (text) => {
+    const { canonical, sentences } = canonicalSentences(text);
+    const prefix = ngramPrefix(ngramSlots(canonical), weights);
+    const trace = await encoder.trace(canonical);
+    return {
+      sentences,
+      fill(a, b, out, offset) {
+        const start = sentences[a]!.start;
+        const end = sentences[b]!.end;
+        out.set(ngramRangeMeans(prefix, start, end), offset);
+        encoder.rangeMean(trace, start, end, out, offset + 2);
+      },
+    };
+  };
+}
+
 function featurizerOf(model: LoadedModel, threads: number): Promise<Featurizer> {
-  const ngram = (model.card as { ngram?: NgramCard }).ngram;
-  return ngram === undefined ? featureFeaturizer(model, threads) : ngramFeaturizer(model, ngram);
+  const { ngram, encoder } = model.card as { ngram?: NgramCard; encoder?: TokenEncoderCard };
+  if (ngram === undefined) return featureFeaturizer(model, threads);
+  return encoder === undefined ? ngramFeaturizer(model, ngram) : stackedFeaturizer(model, ngram, encoder, threads);
 }
 
 const detectors = new Map<string, Promise<AiTextDetector>>();

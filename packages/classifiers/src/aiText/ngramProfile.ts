@@ -20,8 +20,8 @@ const MIN_CHAR_ORDER = NGRAM_CHAR_ORDERS[0];
 const MAX_CHAR_ORDER = NGRAM_CHAR_ORDERS[NGRAM_CHAR_ORDERS.length - 1] ?? MIN_CHAR_ORDER;
 const MAX_WORD_ORDER = NGRAM_WORD_ORDERS[NGRAM_WORD_ORDERS.length - 1] ?? 1;
 
-// MurmurHash3's finaliser: spreads FNV's weak low bits over the whole word before the mask.
-function mix(h: number): number {
+/** MurmurHash3's finaliser: spreads FNV's weak low bits over the whole word before a mask. */
+export function mix(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;

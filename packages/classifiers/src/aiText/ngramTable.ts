@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { ModelLoadError } from '../errors.js';
+import { readChecked } from '../runtime/readChecked.js';
 import { NGRAM_CHAR_ORDERS, NGRAM_HASH_BITS, NGRAM_WORD_ORDERS } from './ngramProfile.js';
 
 /** The `ngram` section of a 2.x model card: the weight table of the hashed n-gram profile. */
@@ -43,15 +42,7 @@ export async function loadNgramTable(folder: string, card: NgramCard): Promise<F
     throw new ModelLoadError(folder, 'the model\'s n-gram hashing differs from this package\'s');
   }
   const path = resolve(folder, card.weights);
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(path);
-  } catch (error) {
-    throw new ModelLoadError(folder, `cannot read ${path}`, { cause: error });
-  }
-  if (createHash('sha256').update(bytes).digest('hex') !== card.sha256) {
-    throw new ModelLoadError(folder, `${path} differs from the one the model was trained with (SHA-256)`);
-  }
+  const bytes = await readChecked(folder, path, card.sha256);
   const table = float16ToFloat32(gunzipSync(bytes));
   if (!(card.scale > 0)) throw new ModelLoadError(folder, 'the n-gram card has no positive scale');
   for (let i = 0; i < table.length; i++) table[i] = table[i]! * card.scale;

@@ -1,10 +1,11 @@
-// Sets the decision threshold of AI-text model 2.0.0 (after training/v2/train.py) with the package's own runtime
+// Sets the decision threshold of AI-text model 2.x (2.0.0 after training/v2/train.py, 2.1.0 after
+// training/v21/build.py; AI_TEXT_VERSION, default 2.0.0) with the package's own runtime
 // code: every human text of the calib split, whole and cut to its leading sentences at several lengths, is scored by
 // the model's features and ONNX head (createAiTextScorer). Per length bucket, the threshold is the highest, over the
 // human domains with at least MIN_DOMAIN_ROWS texts in that bucket, of the domain's HUMAN_QUANTILE quantile: so at
 // most 1 - HUMAN_QUANTILE of each domain's calib texts is flagged. Writes `calibration`, `fixed_input` and the calib
-// AUROC into models/ai-text/2.0.0/card.json.
-// Usage: node packages/classifiers/training/v2/calibrate.mjs
+// AUROC into models/ai-text/<version>/card.json.
+// Usage: [AI_TEXT_VERSION=2.1.0] node packages/classifiers/training/v2/calibrate.mjs
 import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -16,10 +17,11 @@ const HUMAN_QUANTILE = 0.998;
 const MIN_DOMAIN_ROWS = 25;
 const BUCKETS = [0, 200, 400, 800, 1600, 3200];
 const WINDOW_CHARS = [150, 300, 600, 1200, 2500];
-const cardPath = resolve(import.meta.dirname, '../../models/ai-text/2.0.0/card.json');
+const version = process.env.AI_TEXT_VERSION ?? '2.0.0';
+const cardPath = resolve(import.meta.dirname, `../../models/ai-text/${version}/card.json`);
 const card = JSON.parse(readFileSync(cardPath, 'utf8'));
 // The runtime's own features and ONNX head, without calibration.
-const scorer = await createAiTextScorer({ version: '2.0.0' });
+const scorer = await createAiTextScorer({ version });
 const windowScores = async (text, windows = WINDOW_CHARS) =>
   (await scorer.score(text, windows)).map(({ chars, logit }) => ({ chars, raw: logit }));
 

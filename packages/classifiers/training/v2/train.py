@@ -4,7 +4,8 @@ Usage (Debian's python3, sklearn and numpy from apt):
   /usr/bin/python3 packages/classifiers/training/v2/train.py            # fit on the train split, write the model
   /usr/bin/python3 packages/classifiers/training/v2/train.py --heldout  # leave-one-family-out and
                                                                         # leave-one-domain-out tables -> out/v2/heldout.json
-  (--only=a,b: just those families or domains, merged into an existing heldout.json)
+  (--only=a,b: just those families or domains, merged into an existing heldout.json; `full` for the model trained
+  on the whole train split. Every variant's scores of every row are written to out/v2/scores/)
 The model: features are n-gram counts per character (character n-grams) and per word (word n-grams) in one hashed
 table; the weight table is written as float16 (`ngram.weights.f16.gz`, to be multiplied by `scale`) with the intercept and scale in `ngram.json`.
 The decision threshold and the length buckets are set afterwards by training/v2/calibrate.mjs, with the package's
@@ -116,7 +117,13 @@ def heldout(rows, X):
     results = json.load(open(path)) if only and os.path.exists(path) else {'families': {}, 'domains': {}}
     results.update({'alpha': ALPHA, 'epochs': EPOCHS})
     ai_domains = sorted({r['domain'] for r in rows if r['label'] == 1 and r['split'] == 'test'})
+    # Every variant's scores of every row are kept (out/v2/scores/) for models stacked on this one (2.1.0).
+    score_dir = os.path.join(OUT, 'scores')
+    os.makedirs(score_dir, exist_ok=True)
     full = None
+    if not only or 'full' in only:
+        full = scores(fit(X[train], y[train]), X)
+        np.save(os.path.join(score_dir, 'full.npy'), full.astype(np.float32))
     for kind, values, key in (('families', FAMILIES, 'family'), ('domains', ai_domains, 'domain')):
         for v in values:
             if only and v not in only:
@@ -136,6 +143,7 @@ def heldout(rows, X):
                 h = [i for i in test if rows[i]['label'] == 0 and rows[i]['domain'] == v]
                 rep['human_fpr_at_threshold'] = float(np.mean(s[h] > thr)) if h else None
             rep['never_trained'] = bool(len(keep) == len(train))
+            np.save(os.path.join(score_dir, f'{key}-{v}.npy'), s.astype(np.float32))
             results[kind][v] = rep
             print(f'{kind} {v}: auroc {rep["auroc"]} '
                   f'tpr@1% {rep["tpr_at_1pct_fpr"]} (ai {rep["n_ai"]}, human {rep["n_human"]}) '
