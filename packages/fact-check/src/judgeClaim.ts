@@ -36,7 +36,7 @@ export const DEFAULT_ENTAILMENT_MODEL: EntailmentModelVersion = '1.x';
 /** Threshold defaults per model; the 2.0 values were chosen on the CLIMATE-FEVER dev split (`chooseThresholds.mjs`). */
 export const VERDICT_DEFAULTS: Readonly<Record<EntailmentModelVersion, Readonly<Required<Omit<JudgeClaimOptions, 'entailmentModel'>>>>> = {
   '1.x': { minWordOverlap: 0.2, decisiveProbability: 0.5, partialProbability: 0.5, minVotingPassages: 2, refuteVoteBelow: -0.3, supportVoteFrom: -0.15, minStanceProbability: 0 },
-  '2.0': { minWordOverlap: 0.2, decisiveProbability: 0.6, partialProbability: 0.6, minVotingPassages: 2, refuteVoteBelow: -0.6, supportVoteFrom: -0.3, minStanceProbability: 0 },
+  '2.0': { minWordOverlap: 0.2, decisiveProbability: 0.7, partialProbability: 0.7, minVotingPassages: 2, refuteVoteBelow: -0.6, supportVoteFrom: -0.35, minStanceProbability: 0.4 },
 };
 
 export interface JudgeClaimOptions {

@@ -7,7 +7,10 @@ train, keeps the epoch with the best dev accuracy, reports the test splits (neve
 models/entailment-neural.onnx (opset 13) and its card with outputs recorded for fixed inputs.
 
 Run: /usr/bin/python3 packages/fact-check/training/train_neural_entailment.py  (Debian torch 1.13, one thread)
-Env: FACT_CHECK_EPOCHS (default 4), FACT_CHECK_HIDDEN (default 160).
+Env: FACT_CHECK_EPOCHS (default 4), FACT_CHECK_HIDDEN (default 160), FACT_CHECK_LR_DECAY (per epoch, default 0.75),
+FACT_CHECK_BUDGET (seconds after which no new epoch starts), FACT_CHECK_OUT (where best.pt and best.json go, default
+the data folder), FACT_CHECK_EXPORT=0 (train only: on a GPU machine, whose exporter differs; export here afterwards
+with FACT_CHECK_EPOCHS=0, which reads best.pt and best.json). Uses CUDA when torch sees a GPU.
 """
 import json
 import os
@@ -26,10 +29,15 @@ DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), '.data', 'nli')
 MAX_EVIDENCE, MAX_CLAIM, WIDTH, FEATURES = 80, 40, 102, 37
 EPOCHS = int(os.environ.get('FACT_CHECK_EPOCHS', '4'))
 HIDDEN = int(os.environ.get('FACT_CHECK_HIDDEN', '160'))
+LR_DECAY = float(os.environ.get('FACT_CHECK_LR_DECAY', '0.75'))
+BUDGET = float(os.environ.get('FACT_CHECK_BUDGET', 'inf'))
+OUT = os.environ.get('FACT_CHECK_OUT', DATA)
+DEVICE = 'cuda' if torch.cuda.is_available() else 'cpu'
 # Per-row weights by source: FEVER claims and SNLI are the targets; the self pairs only keep a restatement entailed.
 WEIGHTS = {'fever': 2.0, 'fever_nei': 1.0, 'fever_self': 0.2, 'snli': 1.5, 'breaking_nli': 0.5}
 
-torch.set_num_threads(1)
+if DEVICE == 'cpu':
+    torch.set_num_threads(1)
 torch.manual_seed(7)
 rng = np.random.RandomState(7)
 
@@ -41,7 +49,7 @@ vocabulary = json.load(open(os.path.join(DATA, 'vocabulary.json')))
 index = {w: i + 1 for i, w in enumerate(vocabulary)}  # 0: no vector
 vectors = np.zeros((len(vocabulary) + 1, 100), dtype=np.float32)
 vectors[1:] = np.fromfile(os.path.join(DATA, 'vectors.f32'), dtype=np.float32).reshape(-1, 100)
-VECTORS = torch.tensor(vectors)
+VECTORS = torch.tensor(vectors, device=DEVICE)
 
 
 def encode(tokens, other, limit):
@@ -93,6 +101,7 @@ def prepare(rows):
 
 def inputs(prepared):
     (pi, pf, pm), (hi, hf, hm), f, y, w = prepared
+    pi, pf, pm, hi, hf, hm, f, y, w = (t.to(DEVICE) for t in (pi, pf, pm, hi, hf, hm, f, y, w))
     return (torch.cat([VECTORS[pi], pf], -1), pm, torch.cat([VECTORS[hi], hf], -1), hm, f), y, w
 
 
@@ -143,7 +152,7 @@ class Probabilities(nn.Module):
 def loss_of(logits, y, w):
     logp = torch.log_softmax(logits, -1)
     three = y >= 0
-    loss = torch.zeros(len(y))
+    loss = torch.zeros(len(y), device=y.device)
     loss[three] = -logp[three, y[three]]
     # "not entailment" (RTE, COVID-Fact): the probability of neutral or contradiction.
     loss[~three] = -torch.log(1 - logp[~three, 0].exp() + 1e-6)
@@ -162,7 +171,7 @@ def predict(model, rows):
     with torch.no_grad():
         for chunk in batches(rows, 256, False):
             x, _, _ = batch_of([rows[i] for i in chunk])
-            out[chunk] = torch.softmax(model(*x), -1).numpy()
+            out[chunk] = torch.softmax(model(*x), -1).cpu().numpy()
     return out
 
 
@@ -194,16 +203,21 @@ if os.environ.get('FACT_CHECK_LIMIT'):  # smoke runs only; the shipped model use
     train = [train[i] for i in rng.permutation(len(train))[:int(os.environ['FACT_CHECK_LIMIT'])]]
 print(f'loaded {len(train)} train / {len(dev)} dev / {len(test)} test rows in {time.time() - started:.0f} s')
 feats = np.array([r['features'] for r in train], dtype=np.float32)
-model = DecomposableAttention(HIDDEN, feats.mean(0), feats.std(0) + 1e-6)
+model = DecomposableAttention(HIDDEN, feats.mean(0), feats.std(0) + 1e-6).to(DEVICE)
 opt = torch.optim.Adam(model.parameters(), lr=1e-3)
 best, best_state = -1.0, None
 # Batches of similar length, built once; their order is shuffled every epoch.
 train_batches = [prepare([train[i] for i in chunk]) for chunk in batches(train, 64, True)]
 print(f'{len(train_batches)} batches ready ({time.time() - started:.0f} s)', flush=True)
+trained = {'epochs_run': 0, 'best_epoch': 0}
 for epoch in range(EPOCHS):
+    if time.time() - started > BUDGET:
+        print(f'budget of {BUDGET:.0f} s spent: stopped before epoch {epoch + 1}', flush=True)
+        break
+    trained['epochs_run'] = epoch + 1
     model.train()
     for g in opt.param_groups:
-        g['lr'] = 1e-3 * (0.75 ** epoch)
+        g['lr'] = 1e-3 * (LR_DECAY ** epoch)
     total = 0.0
     for b in rng.permutation(len(train_batches)):
         x, y, w = inputs(train_batches[b])
@@ -212,14 +226,21 @@ for epoch in range(EPOCHS):
         loss.backward()
         nn.utils.clip_grad_norm_(model.parameters(), 5.0)
         opt.step()
-        total += float(loss) * len(y)
+        total += float(loss.detach()) * len(y)
     score = dev_score(dev, predict(model, dev))
     print(f'epoch {epoch + 1}: train loss {total / len(train):.4f}, dev score {score:.4f} ({time.time() - started:.0f} s)', flush=True)
+    if best_state is not None and score <= best:
+        json.dump(trained, open(os.path.join(OUT, 'best.json'), 'w'))  # epochs run so far, beside the best one
     if score > best:
-        best, best_state = score, {k: v.clone() for k, v in model.state_dict().items()}
-        torch.save(best_state, os.path.join(DATA, 'best.pt'))  # a later run may export it (FACT_CHECK_EPOCHS=0)
+        best, best_state = score, {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}
+        trained.update(best_epoch=epoch + 1, best_dev_score=round(float(score), 4), device=DEVICE, hidden=HIDDEN,
+                       lr_decay=LR_DECAY, seconds=round(time.time() - started))
+        os.makedirs(OUT, exist_ok=True)
+        torch.save(best_state, os.path.join(OUT, 'best.pt'))  # a later run may export it (FACT_CHECK_EPOCHS=0)
+        json.dump(trained, open(os.path.join(OUT, 'best.json'), 'w'))
 if best_state is None:
-    best_state = torch.load(os.path.join(DATA, 'best.pt'))
+    best_state = torch.load(os.path.join(OUT, 'best.pt'), map_location='cpu')
+    trained = json.load(open(os.path.join(OUT, 'best.json'))) if os.path.exists(os.path.join(OUT, 'best.json')) else trained
 model.load_state_dict(best_state)
 model.eval()
 best = dev_score(dev, predict(model, dev))
@@ -228,6 +249,9 @@ test_metrics = metrics_of(test, predict(model, test))
 dev_metrics = metrics_of(dev, predict(model, dev))
 for source, m in test_metrics.items():
     print('test', source, m)
+if os.environ.get('FACT_CHECK_EXPORT') == '0':
+    sys.exit(0)
+model = model.cpu()
 
 # ONNX export with fixed inputs whose outputs the card records (checked in Node by the package's tests).
 wrapped = Probabilities(model).eval()
@@ -256,8 +280,10 @@ card = {
                'claim': ['batch', 'claim_tokens', WIDTH], 'claim_mask': ['batch', 'claim_tokens'], 'features': ['batch', FEATURES],
                'tokens': 'encodeTokens in src/entailmentTokens.ts (100 GloVe values, exact match, unknown word); features: ENTAILMENT_FEATURES'},
     'output': {'name': 'probabilities', 'classes': ['entailment', 'neutral', 'contradiction']},
-    'training': {'epochs': EPOCHS, 'hidden': HIDDEN, 'sourceWeights': WEIGHTS, 'seed': 7, 'bestDevScore': round(float(best), 4),
-                 'seconds': round(time.time() - started)},
+    'training': {'epochs': trained.get('epochs_run', EPOCHS), 'bestEpoch': trained.get('best_epoch'), 'hidden': HIDDEN,
+                 'lrDecay': trained.get('lr_decay', LR_DECAY), 'device': trained.get('device', DEVICE),
+                 'sourceWeights': WEIGHTS, 'seed': 7, 'bestDevScore': round(float(best), 4),
+                 'seconds': trained.get('seconds', round(time.time() - started))},
     'data': {'rows': manifest['rows'], 'built': manifest['built'], 'manifest': 'training/.data/nli/manifest.json (buildEntailmentSet.mjs)'},
     'devMetrics': dev_metrics,
     'heldOutMetrics': test_metrics,
