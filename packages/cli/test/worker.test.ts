@@ -1,8 +1,5 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Server } from 'node:http';
-import { createInterface } from 'node:readline';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PostgresLedger } from '@content-analysis/credits';
 import { Engine } from '@content-analysis/engine';
 import { AnalysisQueue, close, createApiServer, listen } from '@content-analysis/server';
@@ -10,7 +7,9 @@ import {
   deleteKeys, dropSchema, freshKeyPrefix, freshSchema, postgresSkipReason, postgresUrl, redisSkipReason, redisUrl,
 } from '../../server/test/services.js';
 import { gradientPng } from '../../server/test/testImage.js';
-import { BIN, buildWorkspace } from './build.js';
+import { buildWorkspace } from './build.js';
+import { kill, killAll, startWorker as startCliWorker } from './processes.js';
+import type { WorkerProcess } from './processes.js';
 
 /**
  * `content-analysis worker`: an API node in this process queues image detection in Redis (fresh key prefix per test)
@@ -23,17 +22,10 @@ const COST = 300;
 /** Short locks, so that a killed worker's job is taken again within seconds. */
 const LOCK_SECONDS = 2;
 
-interface WorkerProcess {
-  child: ChildProcessWithoutNullStreams;
-  /** Lines of its log (stderr) so far. */
-  log: string[];
-  out: string[];
-  exited: Promise<number | null>;
-}
-
 beforeAll(() => {
   if (skip === undefined) buildWorkspace();
 }, 120_000);
+afterAll(killAll);
 
 describe.skipIf(skip !== undefined)('content-analysis worker', () => {
   let schema: string;
@@ -59,8 +51,7 @@ describe.skipIf(skip !== undefined)('content-analysis worker', () => {
   });
 
   afterEach(async () => {
-    for (const w of workers) w.child.kill('SIGKILL');
-    await Promise.all(workers.map((w) => w.exited));
+    await Promise.all(workers.map((w) => kill(w.child)));
     if (server) {
       server.closeAllConnections();
       await close(server);
@@ -74,24 +65,11 @@ describe.skipIf(skip !== undefined)('content-analysis worker', () => {
   });
 
   async function startWorker(holdMs: number, concurrency = 1): Promise<WorkerProcess> {
-    const child = spawn(process.execPath, [
-      BIN, 'worker', '--redis', redisUrl, '--queue-prefix', prefix, '--concurrency', String(concurrency), '--lock-duration', String(LOCK_SECONDS),
-    ], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, CONTENT_ANALYSIS_WORKER_HOLD_MS: String(holdMs), CONTENT_ANALYSIS_DATABASE_URL: '' } });
-    const worker: WorkerProcess = {
-      child,
-      log: [],
-      out: [],
-      exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
-    };
+    const worker = await startCliWorker(
+      ['--redis', redisUrl, '--queue-prefix', prefix, '--concurrency', String(concurrency), '--lock-duration', String(LOCK_SECONDS)],
+      { ...process.env, CONTENT_ANALYSIS_WORKER_HOLD_MS: String(holdMs), CONTENT_ANALYSIS_DATABASE_URL: '' },
+    );
     workers.push(worker);
-    createInterface({ input: child.stderr }).on('line', (line) => worker.log.push(line));
-    const lines = createInterface({ input: child.stdout });
-    for await (const line of lines) {
-      worker.out.push(line);
-      if (line.includes('taking jobs')) break;
-    }
-    lines.on('line', (line) => worker.out.push(line));
-    if (!worker.out.some((line) => line.includes('taking jobs'))) throw new Error(`worker exited before taking jobs: ${worker.log.join('\n')}`);
     return worker;
   }
 
@@ -112,12 +90,16 @@ describe.skipIf(skip !== undefined)('content-analysis worker', () => {
     return { accountId: account.id, token };
   }
 
-  function detect(token: string): Promise<Response> {
-    return fetch(`${url}/v2/image-detection`, {
+  function post(path: string, token: string, body: unknown): Promise<Response> {
+    return fetch(`${url}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ image: IMAGE }),
+      body: JSON.stringify(body),
     });
+  }
+
+  function detect(token: string): Promise<Response> {
+    return post('/v2/image-detection', token, { image: IMAGE });
   }
 
   it('runs image detection jobs on two worker processes and charges each request once', async () => {
