@@ -4,7 +4,7 @@ import {
   deleteKeys, dropSchema, freshKeyPrefix, freshSchema, postgresSkipReason, postgresUrl, redisSkipReason, redisUrl,
 } from '../../server/test/services.js';
 import { buildWorkspace } from './build.js';
-import { killAll, startServe, startWorker, storeFreeEnvironment } from './processes.js';
+import { kill, killAll, startServe, startWorker, storeFreeEnvironment } from './processes.js';
 import type { ServeNode, WorkerProcess } from './processes.js';
 
 /**
@@ -77,6 +77,18 @@ describe.skipIf(skip !== undefined)('two API nodes and two workers, as processes
 
   const finishedJobs = (worker: WorkerProcess) => worker.log.filter((line) => / finished$/.test(line)).length;
 
+  /** Resolves once every job a worker started has finished and no worker has logged anything for a second. */
+  async function workersIdle(): Promise<void> {
+    let lines = -1;
+    for (let quiet = 0; quiet < 1000; quiet = lines === countLines() ? quiet + 100 : 0) {
+      lines = countLines();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const started = workers.flatMap((w) => w.log.filter((line) => / started: /.test(line))).length;
+    expect(workers.map(finishedJobs).reduce((x, y) => x + y)).toBe(started);
+  }
+  const countLines = () => workers.reduce((n, w) => n + w.log.length, 0);
+
   it('lets exactly 100 of 300 concurrent requests over both nodes through against a balance for 100, and leaves 0', async () => {
     const { accountId, tokens } = await client(100 * COST);
     const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => detect(i % 2, tokens[i % TOKENS]!)));
@@ -100,5 +112,52 @@ describe.skipIf(skip !== undefined)('two API nodes and two workers, as processes
     expect(await ledger.balance(accountId)).toBe(0);
     expect((await ledger.history(accountId, 1000)).filter((e) => e.kind === 'charge')).toHaveLength(100);
     expect(workers.map(finishedJobs).every((n) => n > 0)).toBe(true);
+  }, 60_000);
+
+  it('keeps no charge of a node killed with SIGKILL mid-load whose answer its client did not receive', async () => {
+    const perNode = 120;
+    const credits = 1_000_000;
+    const toA = await client(credits);
+    const toB = await client(credits);
+    let answeredOnB = 0;
+    let killed: Promise<void> | undefined;
+    const onB = Array.from({ length: perNode }, (_, i) => detect(1, toB.tokens[i % TOKENS]!).then((answer) => {
+      // Mid-load: ten answers are in, the others are queued, running or being charged.
+      if (answer.status === 200 && ++answeredOnB === 10) killed = kill(nodes[1]!.child);
+      return answer;
+    }));
+    const onA = Array.from({ length: perNode }, (_, i) => detect(0, toA.tokens[i % TOKENS]!));
+    const [answersA, answersB] = await Promise.all([Promise.all(onA), Promise.all(onB)]);
+    await killed;
+    expect(killed).toBeDefined();
+
+    // The node that lived answered everything and charged it all, exactly.
+    expect(answersA.filter((a) => a.status === 200)).toHaveLength(perNode);
+    expect(await ledger.balance(toA.accountId)).toBe(credits - perNode * COST);
+
+    const receivedB = answersB.filter((a) => a.status === 200);
+    const lostB = answersB.filter((a) => a.status === 'lost');
+    expect(receivedB.length).toBeGreaterThanOrEqual(10);
+    expect(lostB.length).toBeGreaterThan(0);
+    expect(receivedB.length + lostB.length).toBe(perNode);
+    // The workers finish the jobs the dead node left (and nobody charges them); meanwhile PostgreSQL sees the dead
+    // node's connections close and rolls back what they left open.
+    await workersIdle();
+    // A charge whose answer was still being handed over when the node died is pending under the dead node's lease:
+    // any live ledger refunds it (node A's every 5 seconds, this one now; whichever takes the lease first).
+    for (let i = 0; i < 100 && (await ledger.recoverUndelivered()) + (await ledger.pendingDeliveries()) > 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await ledger.pendingDeliveries()).toBe(0);
+    const entriesB = await ledger.history(toB.accountId, 1000);
+    const refunded = new Set(entriesB.filter((e) => e.kind === 'refund').map((e) => e.refundOf));
+    const keptB = entriesB.filter((e) => e.kind === 'charge' && !refunded.has(e.id));
+    // Every charge kept on B is one whose answer a client holds: the balance after it is the credits_remaining that
+    // client read. An answer handed over in the instant of the kill may have gone uncharged, never the reverse.
+    const remainingSeen = new Set(receivedB.map((a) => a.body.credits_remaining));
+    expect(keptB.length).toBeGreaterThan(0);
+    expect(keptB.length).toBeLessThanOrEqual(receivedB.length);
+    expect(keptB.filter((e) => !remainingSeen.has(e.balanceAfter))).toEqual([]);
+    expect(await ledger.balance(toB.accountId)).toBe(credits - keptB.length * COST);
   }, 60_000);
 });
