@@ -176,8 +176,7 @@ export class PostgresLedger implements Ledger {
    */
   async chargeOnDelivery(accountId: string, amount: number, memo: string | undefined, deliver: DeliverCharge): Promise<ChargeOutcome> {
     await this.#open();
-    if (!this.#lease || (await this.#lease).lost) this.#lease = DeliveryLease.take(this.#pool);
-    const { key } = await this.#lease;
+    const { key } = await this.#heldLease();
     const charged = await this.#charge(accountId, amount, memo, async (chargeId) => {
       const { rows } = await this.#pool.query<{ balance: string }>(this.#sql.chargePending,
         [accountId, amount, chargeId, memo ?? null, key]);
@@ -195,6 +194,18 @@ export class PostgresLedger implements Ledger {
     return charged;
   }
 
+  /** This ledger's lease, taken again when the last one was lost or could not be taken. */
+  async #heldLease(): Promise<DeliveryLease> {
+    const current = this.#lease;
+    const lease = await current?.catch(() => undefined);
+    if (lease && !lease.lost) return lease;
+    if (this.#lease === current) {
+      lease?.release();
+      this.#lease = DeliveryLease.take(this.#pool);
+    }
+    return this.#lease!;
+  }
+
   /** How many charges of any ledger on the schema have an answer being handed over now, or left by a dead ledger. */
   async pendingDeliveries(): Promise<number> {
     await this.#open();
@@ -208,7 +219,7 @@ export class PostgresLedger implements Ledger {
    */
   async recoverUndelivered(): Promise<number> {
     await this.#open();
-    const own = this.#lease ? (await this.#lease).key : undefined;
+    const own = (await this.#lease?.catch(() => undefined))?.key;
     return recoverDeliveries(this.#pool, this.#sql, (chargeId) => this.refund(chargeId), own);
   }
 
