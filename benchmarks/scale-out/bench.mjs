@@ -136,7 +136,9 @@ async function load(setup, count, parallel) {
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
     }
   };
-  await Promise.all(Array.from({ length: parallel }, lane));
+  // Every lane ends before a failure is reported, so that no request is left running when the children stop.
+  const failed = (await Promise.allSettled(Array.from({ length: parallel }, lane))).find((lane) => lane.status === 'rejected');
+  if (failed) throw new Error(`${setup.name}: ${failed.reason.message}`, { cause: failed.reason });
   const seconds = (performance.now() - started) / 1000;
   if (statuses.size !== 1 || !statuses.has(200)) {
     throw new Error(`${setup.name}: statuses ${[...statuses].map(([s, n]) => `${n} x ${s}`).join(', ')}`);
