@@ -1,19 +1,25 @@
-// Text-compare throughput and latency of the HTTP API with 1 and 2 API nodes sharing PostgreSQL and Redis, against
-// the embedded default (one `serve` with its SQLite ledger and in-process rate limits) measured in the same run.
-// Every node is a real `content-analysis serve` child process on a free 127.0.0.1 port (node packages/cli/dist/bin.js);
-// this process is the load generator and spreads requests round-robin over a setup's nodes. The shared setups use a
-// fresh PostgreSQL schema and Redis key prefix, both removed at the end (also after a failure).
+// Throughput and latency of the HTTP API scaled out, each against the embedded default (one `serve` with its SQLite
+// ledger, in-process rate limits and analyses) measured in the same run:
+// - text compare with 1 and 2 API nodes sharing PostgreSQL and Redis (the cost of the shared stores);
+// - image detection through the analysis queue, one API node with 1 and with 2 `content-analysis worker` processes
+//   (the cost of the queue, and what a second worker adds).
+// Every node and worker is a real child process of the built CLI (node packages/cli/dist/bin.js), the nodes on free
+// 127.0.0.1 ports; this process is the load generator and spreads requests round-robin over a setup's nodes. The
+// shared setups use a fresh PostgreSQL schema and fresh Redis key prefixes, all removed at the end (also after a
+// failure).
 // Usage: node scripts/setup.mjs && node benchmarks/scale-out/bench.mjs [--concurrency 32] [--requests 1000]
-//          [--rounds 5] [--serial 300] [--words 150]
+//          [--rounds 5] [--serial 300] [--words 150] [--image-concurrency 8] [--image-requests 40]
+//          [--image-serial 25] [--worker-concurrency 2]
 // Environment: CONTENT_ANALYSIS_BENCH_POSTGRES (default postgres://postgres@127.0.0.1:5432/test),
-//              CONTENT_ANALYSIS_BENCH_REDIS (default redis://127.0.0.1:6379).
+//              CONTENT_ANALYSIS_BENCH_REDIS (default redis://127.0.0.1:6379),
+//              CONTENT_ANALYSIS_DATASETS (default ../shared/datasets: the photo of the image requests).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PostgresLedger, SqliteLedger } from '../../packages/credits/dist/index.js';
 import { proseOf } from '../lib/prose.mjs';
@@ -22,6 +28,7 @@ import { proseOf } from '../lib/prose.mjs';
 const fromServer = createRequire(fileURLToPath(new URL('../../packages/server/package.json', import.meta.url)));
 const pg = fromServer('pg');
 const { Redis } = fromServer('ioredis');
+const sharp = createRequire(fileURLToPath(new URL('../../packages/cli/package.json', import.meta.url)))('sharp');
 
 const bin = fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url));
 const postgresUrl = process.env.CONTENT_ANALYSIS_BENCH_POSTGRES || 'postgres://postgres@127.0.0.1:5432/test';
@@ -35,6 +42,8 @@ const arg = (name, fallback) => {
 };
 const concurrency = arg('concurrency', 32), requests = arg('requests', 1000), rounds = arg('rounds', 5);
 const serial = arg('serial', 300), words = arg('words', 150);
+const imageConcurrency = arg('image-concurrency', 8), imageRequests = arg('image-requests', 40);
+const imageSerial = arg('image-serial', 25), workerConcurrency = arg('worker-concurrency', 2);
 
 // The server's default rate limit is 60 requests at once, then 10 a second, per token. Requests go round-robin over
 // this many tokens of one account, so the benchmark never reaches a limit (it checks: a 429 fails the run) while
@@ -48,24 +57,38 @@ function texts(count) {
   return JSON.stringify({ first_text: first.join(' '), second_text: second.join(' ') });
 }
 
-/** Starts `serve` with `args`; resolves with its URL once it listens. Its output is kept for error messages. */
-function startNode(args, cwd) {
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--no-tool-server', ...args], {
+/**
+ * Starts the CLI's `command` with `args`; `ready` resolves with the first match of `readyPattern` in its output (for
+ * `serve`, its URL). Its output is kept for error messages.
+ */
+function startChild(command, args, cwd, readyPattern) {
+  const child = spawn(process.execPath, [bin, command, ...args], {
     cwd, stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, CONTENT_ANALYSIS_DATABASE_URL: '', CONTENT_ANALYSIS_REDIS_URL: '', CONTENT_ANALYSIS_DB: '' },
   });
   let output = '';
-  const url = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve ${args.join(' ')} did not start in 60 s:\n${output}`)), 60_000);
+  const ready = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${command} ${args.join(' ')} did not start in 60 s:\n${output}`)), 60_000);
     child.stdout.on('data', (chunk) => {
       output += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) { clearTimeout(timer); resolve(match[1]); }
+      const match = readyPattern.exec(output);
+      if (match) { clearTimeout(timer); resolve(match[1] ?? match[0]); }
     });
     child.stderr.on('data', (chunk) => { output += chunk; });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`serve exited with ${code}:\n${output}`)); });
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${command} exited with ${code}:\n${output}`)); });
   });
-  return { child, url };
+  return { child, ready };
+}
+
+/** Starts `serve` with `args`; `url` resolves once it listens. */
+function startNode(args, cwd) {
+  const { child, ready } = startChild('serve', ['--port', '0', '--no-tool-server', ...args], cwd, /listening on (http:\/\/\S+)/);
+  return { child, url: ready };
+}
+
+/** Starts `worker` with `args`; `ready` resolves once it takes jobs. */
+function startWorker(args, cwd) {
+  return startChild('worker', ['--concurrency', String(workerConcurrency), ...args], cwd, /taking jobs/);
 }
 
 async function stopNode(child) {
@@ -77,36 +100,45 @@ async function stopNode(child) {
   clearTimeout(timer);
 }
 
-/** One POST /v2/text-compare; resolves with its status and latency in ms. */
-function post(agent, url, token, body) {
+/**
+ * One POST of `body` to `path`; resolves with its status and latency in ms. A kept-alive connection that the server
+ * closed as it was reused (the race every keep-alive client has) is retried once on a new one, as Node's docs advise.
+ */
+function post(agent, url, path, token, body, retried = false) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const req = request(`${url}/v2/text-compare`, {
+    const req = request(`${url}${path}`, {
       method: 'POST', agent,
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'content-length': Buffer.byteLength(body) },
     }, (res) => {
+      res.on('error', reject);
       res.resume();
       res.once('end', () => resolve({ status: res.statusCode, ms: performance.now() - started }));
     });
-    req.once('error', reject);
+    req.on('error', (error) => {
+      if (!retried && req.reusedSocket && error.code === 'ECONNRESET') resolve(post(agent, url, path, token, body, true));
+      else reject(error);
+    });
     req.end(body);
   });
 }
 
-/** `count` requests, `parallel` at a time, round-robin over the setup's nodes and the tokens. */
-async function load(setup, count, parallel, body) {
+/** `count` requests (the setup's `path` and `body`), `parallel` at a time, round-robin over its nodes and the tokens. */
+async function load(setup, count, parallel) {
   let next = 0;
   const latencies = [], statuses = new Map();
   const started = performance.now();
   const lane = async () => {
     while (next < count) {
       const i = next++;
-      const { status, ms } = await post(setup.agent, setup.urls[i % setup.urls.length], setup.tokens[i % setup.tokens.length], body);
+      const { status, ms } = await post(setup.agent, setup.urls[i % setup.urls.length], setup.path, setup.tokens[i % setup.tokens.length], setup.body);
       latencies.push(ms);
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
     }
   };
-  await Promise.all(Array.from({ length: parallel }, lane));
+  // Every lane ends before a failure is reported, so that no request is left running when the children stop.
+  const failed = (await Promise.allSettled(Array.from({ length: parallel }, lane))).find((lane) => lane.status === 'rejected');
+  if (failed) throw new Error(`${setup.name}: ${failed.reason.message}`, { cause: failed.reason });
   const seconds = (performance.now() - started) / 1000;
   if (statuses.size !== 1 || !statuses.has(200)) {
     throw new Error(`${setup.name}: statuses ${[...statuses].map(([s, n]) => `${n} x ${s}`).join(', ')}`);
@@ -155,10 +187,46 @@ async function dropSchema(schema) {
   }
 }
 
+/** A photo of about 0.5 MP as base64 (JPEG), the body of every image request. */
+async function photo() {
+  const datasets = resolve(fileURLToPath(new URL('../../', import.meta.url)), process.env.CONTENT_ANALYSIS_DATASETS ?? '../shared/datasets');
+  const path = join(datasets, 'images/exif-samples/jpg/Canon_40D.jpg');
+  if (!existsSync(path)) throw new Error(`${path} not found: set CONTENT_ANALYSIS_DATASETS`);
+  return (await sharp(readFileSync(path)).resize(864, 576).jpeg({ quality: 90 }).toBuffer()).toString('base64');
+}
+
+/**
+ * Warms every setup up, then runs `rounds` rounds that alternate between the setups (so that a change of load on a
+ * shared machine touches all of them): `count` requests `parallel` at a time, then `serialCount / rounds` one at a time.
+ */
+async function measure(setups, { count, parallel, serialCount, warmup }) {
+  for (const setup of setups) await load(setup, warmup, parallel); // JIT, connections, pools, models
+  const results = setups.map(() => ({ serial: [], loaded: [] }));
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, setup] of setups.entries()) {
+      results[i].loaded.push(await load(setup, count, parallel));
+      results[i].serial.push(await load(setup, Math.ceil(serialCount / rounds), 1));
+    }
+  }
+  return results.map((r) => ({ loaded: summary(r.loaded), serial: summary(r.serial) }));
+}
+
+function report(title, setups, table) {
+  console.log(`${title}; Node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(1)} at the end`);
+  console.log('setup'.padEnd(44), 'req/s'.padStart(8), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), '| 1 at a time: p50 ms'.padStart(22), 'p99 ms'.padStart(8));
+  for (const [i, setup] of setups.entries()) {
+    const { loaded, serial: one } = table[i];
+    console.log(setup.name.padEnd(44), loaded.perSecond.toFixed(1).padStart(8), loaded.p50.toFixed(2).padStart(8),
+      loaded.p99.toFixed(2).padStart(8), one.p50.toFixed(2).padStart(22), one.p99.toFixed(2).padStart(8));
+  }
+}
+
 async function main() {
   const unique = `${process.pid}_${randomBytes(4).toString('hex')}`;
   const schema = `bench_scale_out_${unique}`;
   const prefix = `content-analysis-bench:${unique}:`;
+  // Rate-limit keys, and the two queues: node A's (one worker) and node B's (two workers).
+  const rateLimits = `${prefix}rate:`, queueOne = `${prefix}queue-1`, queueTwo = `${prefix}queue-2`;
   const dir = mkdtempSync(join(tmpdir(), 'content-analysis-scale-out-'));
   const children = [];
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
@@ -174,43 +242,46 @@ async function main() {
     await postgres.close();
 
     const embedded = startNode(['--db', sqlitePath], dir);
-    const shared = ['--database', postgresUrl, '--database-schema', schema, '--redis', redisUrl, '--redis-prefix', prefix];
-    const nodeA = startNode(shared, dir), nodeB = startNode(shared, dir);
-    children.push(embedded.child, nodeA.child, nodeB.child);
-    const [embeddedUrl, urlA, urlB] = await Promise.all([embedded.url, nodeA.url, nodeB.url]);
-    // The one-node setup is node A alone; node B idles meanwhile.
-    const setups = [
-      { name: 'embedded (SQLite, in-process limits)', urls: [embeddedUrl], tokens: embeddedTokens, agent },
-      { name: '1 node (PostgreSQL + Redis)', urls: [urlA], tokens: sharedTokens, agent },
-      { name: '2 nodes (PostgreSQL + Redis)', urls: [urlA, urlB], tokens: sharedTokens, agent },
+    const shared = ['--database', postgresUrl, '--database-schema', schema, '--redis', redisUrl, '--redis-prefix', rateLimits];
+    const nodeA = startNode([...shared, '--queue-prefix', queueOne], dir), nodeB = startNode([...shared, '--queue-prefix', queueTwo], dir);
+    const workers = [queueOne, queueTwo, queueTwo].map((queue) => startWorker(['--redis', redisUrl, '--queue-prefix', queue], dir));
+    children.push(embedded.child, nodeA.child, nodeB.child, ...workers.map((w) => w.child));
+    const [embeddedUrl, urlA, urlB] = await Promise.all([embedded.url, nodeA.url, nodeB.url, ...workers.map((w) => w.ready)]);
+
+    // Text compare: the one-node setup is node A alone; node B idles meanwhile. No worker takes part.
+    const compare = { agent, path: '/v2/text-compare', body: texts(words) };
+    const textSetups = [
+      { name: 'embedded (SQLite, in-process limits)', urls: [embeddedUrl], tokens: embeddedTokens, ...compare },
+      { name: '1 node (PostgreSQL + Redis)', urls: [urlA], tokens: sharedTokens, ...compare },
+      { name: '2 nodes (PostgreSQL + Redis)', urls: [urlA, urlB], tokens: sharedTokens, ...compare },
     ];
-    const body = texts(words);
-    for (const setup of setups) await load(setup, 200, concurrency, body); // warm-up: JIT, connections, pools
-
-    // Rounds alternate between the setups, so that a change of load on a shared machine touches all of them.
-    const results = setups.map(() => ({ serial: [], loaded: [] }));
-    for (let round = 0; round < rounds; round++) {
-      for (const [i, setup] of setups.entries()) {
-        results[i].loaded.push(await load(setup, requests, concurrency, body));
-        results[i].serial.push(await load(setup, Math.ceil(serial / rounds), 1, body));
-      }
-    }
-
-    console.log(`POST /v2/text-compare, two texts of ${words} words; ${rounds} rounds of ${requests} requests ` +
-      `${concurrency} at a time, and ${serial} one at a time; Node ${process.version}, ${availableParallelism()} cores, ` +
-      `load average ${loadavg()[0].toFixed(1)} at the end`);
-    console.log('setup'.padEnd(38), 'req/s'.padStart(8), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), '| 1 at a time: p50 ms'.padStart(22), 'p99 ms'.padStart(8));
-    const table = results.map((r) => ({ loaded: summary(r.loaded), serial: summary(r.serial) }));
-    for (const [i, setup] of setups.entries()) {
-      const { loaded, serial: one } = table[i];
-      console.log(setup.name.padEnd(38), loaded.perSecond.toFixed(0).padStart(8), loaded.p50.toFixed(2).padStart(8),
-        loaded.p99.toFixed(2).padStart(8), one.p50.toFixed(2).padStart(22), one.p99.toFixed(2).padStart(8));
-    }
-    const [base, one, two] = table;
+    const text = await measure(textSetups, { count: requests, parallel: concurrency, serialCount: serial, warmup: 200 });
+    report(`POST /v2/text-compare, two texts of ${words} words; ${rounds} rounds of ${requests} requests ${concurrency} ` +
+      `at a time, and ${serial} one at a time`, textSetups, text);
+    const [base, one, two] = text;
     console.log(`req/s against embedded: 1 node x${(one.loaded.perSecond / base.loaded.perSecond).toFixed(2)}, ` +
       `2 nodes x${(two.loaded.perSecond / base.loaded.perSecond).toFixed(2)}; 2 nodes / 1 node x${(two.loaded.perSecond / one.loaded.perSecond).toFixed(2)}`);
-    console.log(`per-request overhead of PostgreSQL + Redis (p50 one at a time, 1 node - embedded): ` +
-      `${(one.serial.p50 - base.serial.p50).toFixed(2)} ms`);
+    const stores = one.serial.p50 - base.serial.p50;
+    console.log(`per-request overhead of PostgreSQL + Redis (p50 one at a time, 1 node - embedded): ${stores.toFixed(2)} ms`);
+
+    // Image detection: node A queues to its one worker, node B to its two; the embedded node analyses in-process.
+    const detect = { agent, path: '/v2/image-detection', body: JSON.stringify({ image: await photo() }) };
+    const imageSetups = [
+      { name: 'embedded (in-process analysis)', urls: [embeddedUrl], tokens: embeddedTokens, ...detect },
+      { name: `1 node + 1 worker (queue, concurrency ${workerConcurrency})`, urls: [urlA], tokens: sharedTokens, ...detect },
+      { name: `1 node + 2 workers (queue, concurrency ${workerConcurrency})`, urls: [urlB], tokens: sharedTokens, ...detect },
+    ];
+    const image = await measure(imageSetups, { count: imageRequests, parallel: imageConcurrency, serialCount: imageSerial, warmup: 2 * imageConcurrency });
+    console.log();
+    report(`POST /v2/image-detection, one 864 x 576 JPEG; ${rounds} rounds of ${imageRequests} requests ${imageConcurrency} at a ` +
+      `time, and ${imageSerial} one at a time`, imageSetups, image);
+    const [inProcess, oneWorker, twoWorkers] = image;
+    console.log(`req/s against embedded: 1 worker x${(oneWorker.loaded.perSecond / inProcess.loaded.perSecond).toFixed(2)}, ` +
+      `2 workers x${(twoWorkers.loaded.perSecond / inProcess.loaded.perSecond).toFixed(2)}; 2 workers / 1 worker ` +
+      `x${(twoWorkers.loaded.perSecond / oneWorker.loaded.perSecond).toFixed(2)}`);
+    const queued = oneWorker.serial.p50 - inProcess.serial.p50;
+    console.log(`per-request overhead of the queue (p50 one at a time, 1 node + 1 worker - embedded): ${queued.toFixed(2)} ms, ` +
+      `of which the shared stores (text compare above) ${stores.toFixed(2)} ms`);
   } finally {
     agent.destroy();
     await Promise.all(children.map(stopNode));

@@ -1,26 +1,23 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   deleteKeys, dropSchema, freshKeyPrefix, freshSchema, postgresSkipReason, postgresUrl, redisSkipReason, redisUrl,
 } from '../../server/test/services.js';
-import { BIN, buildWorkspace } from './build.js';
+import { buildWorkspace } from './build.js';
+import { killAll, spawnCli, startServe, stop as stopChild, storeFreeEnvironment } from './processes.js';
+import type { ServeNode as Node } from './processes.js';
 
 /** `serve --database` and `--redis`: nodes as separate processes, sharing one PostgreSQL schema and one Redis prefix. */
 const skip = (await postgresSkipReason('serve --database/--redis tests')) ?? (await redisSkipReason('serve --database/--redis tests'));
 
-const children: ChildProcessWithoutNullStreams[] = [];
 const schemas: string[] = [];
 const prefixes: string[] = [];
 beforeAll(() => buildWorkspace(), 120_000);
 afterAll(async () => {
-  for (const child of children) child.kill('SIGKILL');
+  await killAll();
   if (skip !== undefined) return;
-  await Promise.all(children.map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined)));
   for (const schema of schemas) await dropSchema(schema);
   for (const prefix of prefixes) await deleteKeys(prefix);
 });
@@ -39,40 +36,16 @@ function prefix(): string {
 
 /** Environment without the variables under test, plus `extra`; the analysis queue of `--redis` under a fresh prefix. */
 function environment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const name of ['CONTENT_ANALYSIS_DATABASE_URL', 'CONTENT_ANALYSIS_DATABASE_SCHEMA', 'CONTENT_ANALYSIS_REDIS_URL', 'CONTENT_ANALYSIS_REDIS_PREFIX', 'CONTENT_ANALYSIS_DB']) {
-    delete env[name];
-  }
-  return { ...env, CONTENT_ANALYSIS_QUEUE_PREFIX: prefix(), ...extra };
-}
-
-interface Node {
-  child: ChildProcessWithoutNullStreams;
-  url: string;
-  token: string | undefined;
-  started: string;
+  return storeFreeEnvironment({ CONTENT_ANALYSIS_QUEUE_PREFIX: prefix(), ...extra });
 }
 
 /** Starts `content-analysis serve` and waits for its address (and its first token, if it prints one). */
-async function start(args: string[], env: NodeJS.ProcessEnv = environment()): Promise<Node> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { stdio: ['pipe', 'pipe', 'pipe'], env });
-  children.push(child);
-  let err = '';
-  child.stderr.on('data', (chunk) => (err += chunk));
-  let token: string | undefined;
-  let started = '';
-  for await (const line of createInterface({ input: child.stdout })) {
-    started += `${line}\n`;
-    if (/^ca_/.test(line)) token = line.trim();
-    const match = /listening on (http:\/\/\S+)/.exec(line);
-    if (match) return { child, url: match[1]!, token, started };
-  }
-  throw new Error(`serve exited before listening: ${err}`);
+function start(args: string[], env: NodeJS.ProcessEnv = environment()): Promise<Node> {
+  return startServe(args, env);
 }
 
 async function exitOf(args: string[], env: NodeJS.ProcessEnv = environment()): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { stdio: ['pipe', 'pipe', 'pipe'], env });
-  children.push(child);
+  const child = spawnCli(['serve', '--port', '0', ...args], env);
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk) => (out += chunk));
@@ -90,8 +63,7 @@ function compare(url: string, token: string): Promise<Response> {
 }
 
 async function stop(node: Node): Promise<void> {
-  node.child.kill('SIGTERM');
-  await new Promise((resolve) => node.child.once('exit', resolve));
+  await stopChild(node.child);
 }
 
 describe.skipIf(skip !== undefined)('content-analysis serve --database / --redis', () => {
@@ -171,8 +143,7 @@ describe.skipIf(skip !== undefined)('content-analysis serve --database / --redis
       const essay = 'Coastal life has always depended on small acts of care. The lighthouse keeper climbed the spiral stairs every ' +
         'evening at dusk to light the lamp. Nobody in the village thought of this as heroic; it was simply the job.';
       writeFileSync(join(dir, 'sources.jsonl'), `${JSON.stringify({ url: 'https://history.example.org/keeper', text: sourceText })}\n`);
-      const add = spawn(process.execPath, [BIN, 'index', 'add', join(dir, 'sources.jsonl'), '--database', postgresUrl, '--database-schema', name],
-        { stdio: ['pipe', 'pipe', 'pipe'], env: environment() });
+      const add = spawnCli(['index', 'add', join(dir, 'sources.jsonl'), '--database', postgresUrl, '--database-schema', name], environment());
       let out = '';
       add.stdout.on('data', (chunk) => (out += chunk));
       expect(await new Promise((resolve) => add.once('exit', resolve))).toBe(0);

@@ -1,39 +1,42 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { createInterface } from 'node:readline';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PostgresLedger } from '@content-analysis/credits';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { countWords, PostgresLedger } from '@content-analysis/credits';
 import { Engine } from '@content-analysis/engine';
 import { AnalysisQueue, close, createApiServer, listen } from '@content-analysis/server';
 import {
   deleteKeys, dropSchema, freshKeyPrefix, freshSchema, postgresSkipReason, postgresUrl, redisSkipReason, redisUrl,
 } from '../../server/test/services.js';
 import { gradientPng } from '../../server/test/testImage.js';
-import { BIN, buildWorkspace } from './build.js';
+import { buildWorkspace } from './build.js';
+import { kill, killAll, startWorker as startCliWorker } from './processes.js';
+import type { WorkerProcess } from './processes.js';
 
 /**
- * `content-analysis worker`: an API node in this process queues image detection in Redis (fresh key prefix per test)
+ * `content-analysis worker`: an API node in this process queues image detection, plagiarism and fact checks in Redis (fresh key prefix per test)
  * and charges in PostgreSQL (fresh schema per test); the workers are child processes of the built CLI.
  */
 const skip = (await redisSkipReason('worker tests')) ?? (await postgresSkipReason('worker tests'));
 
 const IMAGE = gradientPng(320, 288).toString('base64');
+const KEEPER_SOURCE = 'The lighthouse keeper climbed the spiral stairs every evening at dusk to light the lamp. In winter storms the ' +
+  'waves rose higher than the rocks, and salt spray coated the windows of the lantern room.';
+const ESSAY = 'Coastal life has always depended on small acts of care. The lighthouse keeper climbed the spiral stairs every ' +
+  'evening at dusk to light the lamp. Nobody in the village thought of this as heroic; it was simply the job.';
+const EIFFEL_EVIDENCE = 'The Eiffel Tower in Paris was completed in 1889. The tower is 330 metres tall.';
+const CLAIMS = 'The Eiffel Tower was completed in 1889 for the World Fair in Paris. It is about 330 metres tall. I think it ' +
+  'is the most beautiful building in Europe, and millions of people visit it every year to see the city from above. ' +
+  'Nobody I know has ever climbed all of its stairs, although the lifts are slow in summer.';
 const COST = 300;
 /** Short locks, so that a killed worker's job is taken again within seconds. */
 const LOCK_SECONDS = 2;
 
-interface WorkerProcess {
-  child: ChildProcessWithoutNullStreams;
-  /** Lines of its log (stderr) so far. */
-  log: string[];
-  out: string[];
-  exited: Promise<number | null>;
-}
-
 beforeAll(() => {
   if (skip === undefined) buildWorkspace();
 }, 120_000);
+afterAll(killAll);
 
 describe.skipIf(skip !== undefined)('content-analysis worker', () => {
   let schema: string;
@@ -59,8 +62,7 @@ describe.skipIf(skip !== undefined)('content-analysis worker', () => {
   });
 
   afterEach(async () => {
-    for (const w of workers) w.child.kill('SIGKILL');
-    await Promise.all(workers.map((w) => w.exited));
+    await Promise.all(workers.map((w) => kill(w.child)));
     if (server) {
       server.closeAllConnections();
       await close(server);
@@ -73,25 +75,12 @@ describe.skipIf(skip !== undefined)('content-analysis worker', () => {
     await dropSchema(schema);
   });
 
-  async function startWorker(holdMs: number, concurrency = 1): Promise<WorkerProcess> {
-    const child = spawn(process.execPath, [
-      BIN, 'worker', '--redis', redisUrl, '--queue-prefix', prefix, '--concurrency', String(concurrency), '--lock-duration', String(LOCK_SECONDS),
-    ], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, CONTENT_ANALYSIS_WORKER_HOLD_MS: String(holdMs), CONTENT_ANALYSIS_DATABASE_URL: '' } });
-    const worker: WorkerProcess = {
-      child,
-      log: [],
-      out: [],
-      exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
-    };
+  async function startWorker(holdMs: number, concurrency = 1, collections: string[] = []): Promise<WorkerProcess> {
+    const worker = await startCliWorker(
+      ['--redis', redisUrl, '--queue-prefix', prefix, '--concurrency', String(concurrency), '--lock-duration', String(LOCK_SECONDS), ...collections],
+      { ...process.env, CONTENT_ANALYSIS_WORKER_HOLD_MS: String(holdMs), CONTENT_ANALYSIS_DATABASE_URL: '' },
+    );
     workers.push(worker);
-    createInterface({ input: child.stderr }).on('line', (line) => worker.log.push(line));
-    const lines = createInterface({ input: child.stdout });
-    for await (const line of lines) {
-      worker.out.push(line);
-      if (line.includes('taking jobs')) break;
-    }
-    lines.on('line', (line) => worker.out.push(line));
-    if (!worker.out.some((line) => line.includes('taking jobs'))) throw new Error(`worker exited before taking jobs: ${worker.log.join('\n')}`);
     return worker;
   }
 
@@ -112,12 +101,16 @@ describe.skipIf(skip !== undefined)('content-analysis worker', () => {
     return { accountId: account.id, token };
   }
 
-  function detect(token: string): Promise<Response> {
-    return fetch(`${url}/v2/image-detection`, {
+  function post(path: string, token: string, body: unknown): Promise<Response> {
+    return fetch(`${url}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ image: IMAGE }),
+      body: JSON.stringify(body),
     });
+  }
+
+  function detect(token: string): Promise<Response> {
+    return post('/v2/image-detection', token, { image: IMAGE });
   }
 
   it('runs image detection jobs on two worker processes and charges each request once', async () => {
@@ -164,6 +157,40 @@ describe.skipIf(skip !== undefined)('content-analysis worker', () => {
     expect(await worker.exited).toBe(0);
     expect(worker.out).toContain('content-analysis worker stopped');
     expect(await ledger.balance(accountId)).toBe(1000 - COST);
+  }, 60_000);
+
+  it('checks plagiarism (v2 and v1) and facts on a worker, against the collections given to the worker, and charges each once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-worker-collections-'));
+    try {
+      const sources = join(dir, 'sources.jsonl');
+      const evidence = join(dir, 'evidence.jsonl');
+      writeFileSync(sources, `${JSON.stringify({ url: 'https://history.example.org/keeper', text: KEEPER_SOURCE })}\n`);
+      writeFileSync(evidence, `${JSON.stringify({ url: 'https://encyclopedia.example.org/eiffel', title: 'Eiffel Tower', text: EIFFEL_EVIDENCE })}\n`);
+      // The API node in this process has no sources and no evidence: what it answers came from the worker.
+      await startApi(60_000);
+      const worker = await startWorker(0, 1, ['--sources', sources, '--evidence', evidence]);
+      const { accountId, token } = await client(5000);
+      const v2 = await post('/v2/plagiarism', token, { text: ESSAY });
+      const v1 = await post('/v1/plagiarism', token, { text: ESSAY });
+      const facts = await post('/v2/fact-checker', token, { text: CLAIMS });
+      expect([v2.status, v1.status, facts.status]).toEqual([200, 200, 200]);
+      const [v2Body, v1Body, factsBody] = (await Promise.all([v2.json(), v1.json(), facts.json()])) as any[];
+      const essayCost = 2 * countWords(ESSAY);
+      const claimsCost = 2 * countWords(CLAIMS);
+      expect(v2Body.sources.map((source: { url: string }) => source.url)).toEqual(['https://history.example.org/keeper']);
+      expect(v2Body).toMatchObject({ credits_used: essayCost, credits_remaining: 5000 - essayCost });
+      expect(v1Body).toMatchObject({ results_count: 1, credits_used: essayCost, credits_remaining: 5000 - 2 * essayCost });
+      expect(factsBody.claims.some((c: { links: { url: string }[] }) => c.links.some((l) => l.url === 'https://encyclopedia.example.org/eiffel'))).toBe(true);
+      expect(factsBody).toMatchObject({ creditsUsed: claimsCost, creditsRemaining: 5000 - 2 * essayCost - claimsCost });
+      expect(await ledger.balance(accountId)).toBe(5000 - 2 * essayCost - claimsCost);
+      expect((await ledger.history(accountId, 10)).filter((e) => e.kind === 'charge').map((e) => [e.memo, e.amount])).toEqual([
+        ['fact-checker', claimsCost], ['plagiarism-v1', essayCost], ['plagiarism', essayCost],
+      ]);
+      expect(worker.log.filter((line) => / started: /.test(line)).map((line) => / started: ([\w-]+)/.exec(line)![1]))
+        .toEqual(['plagiarism', 'plagiarism-v1', 'fact-checker']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('answers 503 and charges nothing when no worker finishes the job in time', async () => {

@@ -4,9 +4,9 @@ export {
   textCompareCredits,
 } from './costs.js';
 export type { CreditCosts } from './costs.js';
-export { DEFAULT_HISTORY_LIMIT } from './ledger.js';
+export { DEFAULT_HISTORY_LIMIT, refundUndelivered } from './ledger.js';
 export type {
-  Account, ChargeOutcome, CreateAccountOptions, Ledger, LedgerEntry, LedgerEntryKind, TokenIdentity,
+  Account, ChargeOutcome, CreateAccountOptions, DeliverCharge, Ledger, LedgerEntry, LedgerEntryKind, TokenIdentity,
 } from './ledger.js';
 export { MemoryLedger } from './memoryLedger.js';
 export { SqliteLedger } from './sqliteLedger.js';

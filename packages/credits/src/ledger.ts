@@ -18,6 +18,9 @@ export type ChargeOutcome =
   | { ok: true; chargeId: string; balance: number }
   | { ok: false; balance: number; shortBy: number };
 
+/** Delivers the result an accepted charge pays for; see `Ledger.chargeOnDelivery`. */
+export type DeliverCharge = (charged: Extract<ChargeOutcome, { ok: true }>) => Promise<void>;
+
 /** Kind of a ledger entry. */
 export type LedgerEntryKind = 'charge' | 'refund' | 'topup';
 
@@ -81,6 +84,15 @@ export interface Ledger {
    */
   charge(accountId: string, amount: number, memo?: string): Promise<ChargeOutcome>;
   /**
+   * A charge that stands only if the result it pays for was delivered: debits as `charge` does (the charge shows at
+   * once), then awaits `deliver` with the accepted charge; if `deliver` rejects, the charge is refunded and the
+   * rejection passed on. A refused charge does not call `deliver`. PostgreSQL also marks the charge pending until
+   * `deliver` settles, under a lease of this ledger: if the process dies meanwhile, any other ledger on the schema
+   * refunds it (`PostgresLedger.recoverUndelivered`).
+   * @throws {UnknownAccountError}
+   */
+  chargeOnDelivery(accountId: string, amount: number, memo: string | undefined, deliver: DeliverCharge): Promise<ChargeOutcome>;
+  /**
    * Credits back a charge, at most once per charge: a second refund of the same id is a no-op returning the
    * balance. Returns the balance after the refund.
    * @throws {UnknownChargeError} if `chargeId` is not the id of a charge
@@ -112,3 +124,21 @@ export interface Ledger {
 
 /** Entries returned by `history` when no limit is given. */
 export const DEFAULT_HISTORY_LIMIT = 100;
+
+/**
+ * `chargeOnDelivery` for a ledger of one process: the charge is recorded and refunded when `deliver` rejects (a
+ * charge and its refund in the history).
+ */
+export async function refundUndelivered(
+  ledger: Pick<Ledger, 'charge' | 'refund'>, accountId: string, amount: number, memo: string | undefined, deliver: DeliverCharge,
+): Promise<ChargeOutcome> {
+  const charged = await ledger.charge(accountId, amount, memo);
+  if (!charged.ok) return charged;
+  try {
+    await deliver(charged);
+  } catch (error) {
+    await ledger.refund(charged.chargeId);
+    throw error;
+  }
+  return charged;
+}

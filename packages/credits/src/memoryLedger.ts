@@ -2,9 +2,9 @@ import { NEW_ACCOUNT_CREDITS } from './costs.js';
 import {
   BalanceLimitError, DuplicateAccountError, LedgerClosedError, UnknownAccountError, UnknownChargeError,
 } from './errors.js';
-import { DEFAULT_HISTORY_LIMIT } from './ledger.js';
+import { DEFAULT_HISTORY_LIMIT, refundUndelivered } from './ledger.js';
 import type {
-  Account, ChargeOutcome, CreateAccountOptions, Ledger, LedgerEntry, LedgerEntryKind, TokenIdentity,
+  Account, ChargeOutcome, CreateAccountOptions, DeliverCharge, Ledger, LedgerEntry, LedgerEntryKind, TokenIdentity,
 } from './ledger.js';
 import { generateToken, hashesEqual, hashToken, isWellFormedToken, randomId } from './tokens.js';
 import { assertNonEmptyString, assertNonNegativeInteger, assertOptionalString } from './validate.js';
@@ -70,6 +70,10 @@ export class MemoryLedger implements Ledger {
     const entry = this.#record(account, 'charge', amount, account.balance - amount, memo);
     this.#charges.set(entry.id, { entry, refunded: false });
     return { ok: true, chargeId: entry.id, balance: account.balance };
+  }
+
+  async chargeOnDelivery(accountId: string, amount: number, memo: string | undefined, deliver: DeliverCharge): Promise<ChargeOutcome> {
+    return refundUndelivered(this, accountId, amount, memo, deliver);
   }
 
   async refund(chargeId: string): Promise<number> {

@@ -5,8 +5,9 @@ import {
 } from './errors.js';
 import { DEFAULT_HISTORY_LIMIT } from './ledger.js';
 import type {
-  Account, ChargeOutcome, CreateAccountOptions, Ledger, LedgerEntry, LedgerEntryKind, TokenIdentity,
+  Account, ChargeOutcome, CreateAccountOptions, DeliverCharge, Ledger, LedgerEntry, LedgerEntryKind, TokenIdentity,
 } from './ledger.js';
+import { DeliveryLease, recoverDeliveries } from './postgresDeliveries.js';
 import { migrate, quoteIdentifier } from './postgresSchema.js';
 import { generateToken, hashesEqual, hashToken, isWellFormedToken, randomId } from './tokens.js';
 import {
@@ -74,6 +75,8 @@ export class PostgresLedger implements Ledger {
   readonly #sql: ReturnType<typeof statements>;
   readonly #ready: Promise<void>;
   #closed = false;
+  #lease: Promise<DeliveryLease> | undefined;
+  readonly #recovery: NodeJS.Timeout;
 
   /** A ledger whose schema is migrated: resolves once the ledger is ready, or rejects (and ends its own pool). */
   static async open(options: PostgresLedgerOptions): Promise<PostgresLedger> {
@@ -127,6 +130,9 @@ export class PostgresLedger implements Ledger {
     this.#ready = this.#migrate(schema);
     // Whoever calls first sees the failure; this keeps it from being reported as unhandled meanwhile.
     this.#ready.catch(() => undefined);
+    const recover = () => void this.recoverUndelivered().catch(() => undefined);
+    this.#ready.then(recover, () => undefined);
+    this.#recovery = setInterval(recover, 5000).unref();
   }
 
   async createAccount(options: CreateAccountOptions = {}): Promise<Account> {
@@ -155,16 +161,81 @@ export class PostgresLedger implements Ledger {
   }
 
   async charge(accountId: string, amount: number, memo?: string): Promise<ChargeOutcome> {
+    return this.#charge(accountId, amount, memo, async (chargeId) => {
+      const { rows } = await this.#pool.query<{ balance: string }>(this.#sql.charge,
+        [accountId, amount, chargeId, memo ?? null]);
+      return rows[0] && { ok: true, chargeId, balance: Number(rows[0].balance) };
+    });
+  }
+
+  /**
+   * The debit, its entry and a pending delivery under this ledger's lease, in one statement: the charge shows on
+   * every node at once. Once `deliver` resolved the pending mark goes; if it rejects, the charge is refunded. If this
+   * process dies in between, its lease lock goes with its session, and another ledger's `recoverUndelivered` refunds
+   * the charge.
+   */
+  async chargeOnDelivery(accountId: string, amount: number, memo: string | undefined, deliver: DeliverCharge): Promise<ChargeOutcome> {
+    await this.#open();
+    const { key } = await this.#heldLease();
+    const charged = await this.#charge(accountId, amount, memo, async (chargeId) => {
+      const { rows } = await this.#pool.query<{ balance: string }>(this.#sql.chargePending,
+        [accountId, amount, chargeId, memo ?? null, key]);
+      return rows[0] && { ok: true, chargeId, balance: Number(rows[0].balance) };
+    });
+    if (!charged.ok) return charged;
+    try {
+      await deliver(charged);
+    } catch (error) {
+      await this.refund(charged.chargeId);
+      await this.#pool.query(this.#sql.deleteDelivery, [charged.chargeId]);
+      throw error;
+    }
+    await this.#pool.query(this.#sql.deleteDelivery, [charged.chargeId]);
+    return charged;
+  }
+
+  /** This ledger's lease, taken again when the last one was lost or could not be taken. */
+  async #heldLease(): Promise<DeliveryLease> {
+    const current = this.#lease;
+    const lease = await current?.catch(() => undefined);
+    if (lease && !lease.lost) return lease;
+    if (this.#lease === current) {
+      lease?.release();
+      this.#lease = DeliveryLease.take(this.#pool);
+    }
+    return this.#lease!;
+  }
+
+  /** How many charges of any ledger on the schema have an answer being handed over now, or left by a dead ledger. */
+  async pendingDeliveries(): Promise<number> {
+    await this.#open();
+    const { rows: [row] } = await this.#pool.query<{ n: string }>(this.#sql.pendingCount);
+    return Number(row?.n ?? 0);
+  }
+
+  /**
+   * Refunds the charges whose delivery a ledger that is gone (its process died before the answer was handed over)
+   * left pending, and resolves with how many. Every ledger runs it at start and every 5 seconds.
+   */
+  async recoverUndelivered(): Promise<number> {
+    await this.#open();
+    const own = (await this.#lease?.catch(() => undefined))?.key;
+    return recoverDeliveries(this.#pool, this.#sql, (chargeId) => this.refund(chargeId), own);
+  }
+
+  /**
+   * Runs `attempt` (which returns undefined when the conditional debit was refused) until it is taken or the
+   * balance, read again, is short. A top-up or refund may have committed since the UPDATE looked; if the charge
+   * would now pass, it is tried again rather than refused with a balance that allows it.
+   */
+  async #charge(accountId: string, amount: number, memo: string | undefined,
+    attempt: (chargeId: string) => Promise<ChargeOutcome | undefined>): Promise<ChargeOutcome> {
     await this.#open();
     assertNonNegativeInteger('amount', amount);
     assertOptionalString('memo', memo);
     for (;;) {
-      const chargeId = randomId(PREFIX.charge);
-      const { rows } = await this.#pool.query<{ balance: string }>(this.#sql.charge,
-        [accountId, amount, chargeId, memo ?? null]);
-      if (rows[0]) return { ok: true, chargeId, balance: Number(rows[0].balance) };
-      // Refused: report the balance as it is now. A top-up or refund may have committed since the UPDATE looked;
-      // if the charge would now pass, it is tried again rather than refused with a balance that allows it.
+      const charged = await attempt(randomId(PREFIX.charge));
+      if (charged) return charged;
       const balance = await this.#requireBalance(accountId);
       if (balance < amount) return { ok: false, balance, shortBy: amount - balance };
     }
@@ -261,7 +332,9 @@ export class PostgresLedger implements Ledger {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    clearInterval(this.#recovery);
     await this.#ready.catch(() => undefined);
+    (await this.#lease?.catch(() => undefined))?.release();
     if (this.#ownsPool) await this.#pool.end();
   }
 
@@ -296,6 +369,15 @@ function statements(schema: string) {
   const accounts = `${schema}.accounts`;
   const entries = `${schema}.entries`;
   const tokens = `${schema}.tokens`;
+  const deliveries = `${schema}.pending_deliveries`;
+  // Charge $2 of account $1 as entry $3 with memo $4, if the balance allows.
+  const debit = `WITH debited AS (
+        UPDATE ${accounts} SET balance = balance - $2::bigint
+        WHERE id = $1::text AND balance >= $2::bigint RETURNING id, balance
+      ), entry AS (
+        INSERT INTO ${entries} (id, account_id, kind, amount, balance_after, memo)
+        SELECT $3::text, id, 'charge', $2::bigint, balance, $4::text FROM debited
+      )`;
   const entryColumns = 'id, account_id, kind, amount, balance_after, memo, created_at, refund_of';
   return {
     selectAccount: `SELECT id, balance, created_at FROM ${accounts} WHERE id = $1::text`,
@@ -311,14 +393,17 @@ function statements(schema: string) {
       )
       SELECT created_at FROM account`,
     // The debit and its entry in one statement; no row back means refused (or no such account).
-    charge: `WITH debited AS (
-        UPDATE ${accounts} SET balance = balance - $2::bigint
-        WHERE id = $1::text AND balance >= $2::bigint RETURNING id, balance
-      ), entry AS (
-        INSERT INTO ${entries} (id, account_id, kind, amount, balance_after, memo)
-        SELECT $3::text, id, 'charge', $2::bigint, balance, $4::text FROM debited
+    charge: `${debit}
+      SELECT balance FROM debited`,
+    // A charge whose answer is still being delivered, under lease $5 (see postgresDeliveries.ts).
+    chargePending: `${debit}, pending AS (
+        INSERT INTO ${deliveries} (charge_id, holder) SELECT $3::text, $5::int FROM debited
       )
       SELECT balance FROM debited`,
+    pendingHolders: `SELECT DISTINCT holder FROM ${deliveries}`,
+    pendingCount: `SELECT count(*) AS n FROM ${deliveries}`,
+    pendingOf: `SELECT charge_id FROM ${deliveries} WHERE holder = $1::int`,
+    deleteDelivery: `DELETE FROM ${deliveries} WHERE charge_id = $1::text`,
     topUp: `WITH credited AS (
         UPDATE ${accounts} SET balance = balance + $2::bigint
         WHERE id = $1::text AND balance <= $3::bigint RETURNING id, balance

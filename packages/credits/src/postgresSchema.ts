@@ -45,6 +45,20 @@ CREATE TABLE entries (
 CREATE INDEX entries_account ON entries (account_id, seq);
 `,
   },
+  {
+    version: 2,
+    name: 'pending deliveries',
+    // A charge whose answer its node was still handing over, under that node's lease (postgresDeliveries.ts).
+    sql: `
+CREATE TABLE pending_deliveries (
+  charge_id text PRIMARY KEY REFERENCES entries (id),
+  holder integer NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE INDEX pending_deliveries_holder ON pending_deliveries (holder);
+`,
+  },
 ];
 
 /** Latest schema version of the PostgreSQL ledger: the highest version in its `schema_migrations` table. */

@@ -4,9 +4,9 @@ import { NEW_ACCOUNT_CREDITS } from './costs.js';
 import {
   BalanceLimitError, DuplicateAccountError, LedgerBusyError, LedgerClosedError, UnknownAccountError, UnknownChargeError,
 } from './errors.js';
-import { DEFAULT_HISTORY_LIMIT } from './ledger.js';
+import { DEFAULT_HISTORY_LIMIT, refundUndelivered } from './ledger.js';
 import type {
-  Account, ChargeOutcome, CreateAccountOptions, Ledger, LedgerEntry, LedgerEntryKind, TokenIdentity,
+  Account, ChargeOutcome, CreateAccountOptions, DeliverCharge, Ledger, LedgerEntry, LedgerEntryKind, TokenIdentity,
 } from './ledger.js';
 import { migrate } from './sqliteSchema.js';
 import { generateToken, hashesEqual, hashToken, isWellFormedToken, randomId } from './tokens.js';
@@ -108,6 +108,10 @@ export class SqliteLedger implements Ledger {
     assertNonNegativeInteger('amount', amount);
     assertOptionalString('memo', memo);
     return translateBusy(() => this.#tx.charge.immediate(accountId, amount, memo ?? null));
+  }
+
+  async chargeOnDelivery(accountId: string, amount: number, memo: string | undefined, deliver: DeliverCharge): Promise<ChargeOutcome> {
+    return refundUndelivered(this, accountId, amount, memo, deliver);
   }
 
   async refund(chargeId: string): Promise<number> {

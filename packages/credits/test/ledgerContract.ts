@@ -104,6 +104,60 @@ export function describeLedgerContract(name: string, factory: () => Ledger | Pro
       });
     });
 
+    describe('charges on delivery', () => {
+      it('charges once deliver resolves, and hands deliver the accepted charge', async () => {
+        const { id } = await ledger.createAccount();
+        const delivered: unknown[] = [];
+        const outcome = await ledger.chargeOnDelivery(id, 300, 'image detection', async (charged) => {
+          delivered.push(charged);
+        });
+        expect(outcome).toEqual({ ok: true, chargeId: expect.stringMatching(/^ch_/), balance: 1700 });
+        expect(delivered).toEqual([outcome]);
+        expect(await ledger.balance(id)).toBe(1700);
+        expect((await ledger.history(id))[0]).toMatchObject({ kind: 'charge', amount: 300, memo: 'image detection' });
+      });
+
+      it('withdraws the charge when deliver rejects, and passes the rejection on', async () => {
+        const { id } = await ledger.createAccount();
+        const gone = new Error('connection closed');
+        await expect(ledger.chargeOnDelivery(id, 300, 'image detection', async () => {
+          throw gone;
+        })).rejects.toBe(gone);
+        expect(await ledger.balance(id)).toBe(2000);
+        expect(balanceFromEntries(await ledger.history(id))).toBe(2000);
+      });
+
+      it('does not call deliver for a refused charge', async () => {
+        const { id } = await ledger.createAccount({ credits: 100 });
+        let calls = 0;
+        expect(await ledger.chargeOnDelivery(id, 101, undefined, async () => {
+          calls++;
+        })).toEqual({ ok: false, balance: 100, shortBy: 1 });
+        expect(calls).toBe(0);
+      });
+
+      it('settles 40 concurrent charges with slow deliveries exactly: only the delivered ones stay charged', async () => {
+        const { id } = await ledger.createAccount({ credits: 1000 });
+        const outcomes = await Promise.allSettled(Array.from({ length: 40 }, (_, i) => ledger.chargeOnDelivery(id, 100, undefined, async () => {
+          await new Promise((resolve) => setTimeout(resolve, 2));
+          if (i % 2 === 1) throw new Error(`delivery ${i} failed`);
+        })));
+        const delivered = outcomes.flatMap((o, i) => (o.status === 'fulfilled' && o.value.ok ? [i] : []));
+        const withdrawn = outcomes.flatMap((o, i) => (o.status === 'rejected' ? [i] : []));
+        const final = await ledger.balance(id);
+        expect(delivered.length).toBeGreaterThanOrEqual(1);
+        expect(withdrawn.length).toBeGreaterThanOrEqual(1);
+        expect(delivered.every((i) => i % 2 === 0)).toBe(true);
+        expect(withdrawn.every((i) => i % 2 === 1)).toBe(true);
+        expect(final).toBe(1000 - 100 * delivered.length);
+        expect(balanceFromEntries(await ledger.history(id, 1000))).toBe(final);
+      });
+
+      it('throws UnknownAccountError for an unknown account', async () => {
+        await expect(ledger.chargeOnDelivery('nobody', 1, undefined, async () => undefined)).rejects.toBeInstanceOf(UnknownAccountError);
+      });
+    });
+
     describe('refunds', () => {
       it('credits a charge back', async () => {
         const { id } = await ledger.createAccount();

@@ -120,15 +120,70 @@ describe.skipIf(unavailable !== undefined && !required)('PostgresLedger', () => 
     });
   });
 
+  describe('charges on delivery', () => {
+    it('shows the charge to every connection while its answer is delivered, and clears its pending mark after', async () => {
+      const name = schema();
+      const ledger = await PostgresLedger.open({ connectionString: url, schema: name, maxConnections: 2 });
+      try {
+        const { id } = await ledger.createAccount();
+        const seen: unknown[] = [];
+        const charged = await ledger.chargeOnDelivery(id, 300, 'first', async () => {
+          seen.push((await admin.query(`SELECT balance FROM "${name}".accounts WHERE id = $1`, [id])).rows[0].balance);
+          seen.push((await admin.query(`SELECT count(*) AS n FROM "${name}".pending_deliveries`)).rows[0].n);
+        });
+        expect(charged).toMatchObject({ ok: true, balance: 1700 });
+        expect(seen).toEqual(['1700', '1']);
+        expect((await admin.query(`SELECT count(*) AS n FROM "${name}".pending_deliveries`)).rows[0].n).toBe('0');
+      } finally {
+        await ledger.close();
+      }
+    });
+
+    it('refunds from another ledger the charge of a ledger whose session died during delivery, and not before', async () => {
+      const applicationName = `credits_delivery_${randomBytes(4).toString('hex')}`;
+      const withName = new URL(url);
+      withName.searchParams.set('application_name', applicationName);
+      const name = schema();
+      const dying = await PostgresLedger.open({ connectionString: withName.href, schema: name, maxConnections: 2 });
+      const other = await PostgresLedger.open({ connectionString: url, schema: name, maxConnections: 2 });
+      try {
+        const { id } = await other.createAccount();
+        let handOver!: () => void;
+        let delivering!: () => void;
+        const started = new Promise<void>((resolve) => (delivering = resolve));
+        const pending = dying.chargeOnDelivery(id, 500, 'lost', () => {
+          delivering();
+          return new Promise<void>((resolve) => (handOver = resolve));
+        });
+        await started;
+        expect(await other.recoverUndelivered()).toBe(0);
+        expect(await other.balance(id)).toBe(1500);
+        // As if the process of `dying` were killed: every session it had ends, its lease lock with them.
+        const { rows } = await admin.query('SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = $1',
+          [applicationName]);
+        expect(rows.length).toBeGreaterThan(0);
+        for (let i = 0; i < 50 && (await other.recoverUndelivered()) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(await other.balance(id)).toBe(2000);
+        expect((await other.history(id)).map((e) => [e.kind, e.amount])).toEqual([['refund', 500], ['charge', 500], ['topup', 2000]]);
+        expect(await other.recoverUndelivered()).toBe(0);
+        handOver();
+        await pending.catch(() => undefined);
+        expect(await other.balance(id)).toBe(2000);
+      } finally {
+        await Promise.all([dying.close(), other.close()]);
+      }
+    });
+  });
+
   describe('schema', () => {
     it('creates the schema with its tables and records the migrations', async () => {
       const name = schema();
       await (await PostgresLedger.open({ pool: shared, schema: name })).close();
       const { rows: tables } = await admin.query(
         'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name', [name]);
-      expect(tables.map((row) => row.table_name)).toEqual(['accounts', 'entries', 'schema_migrations', 'tokens']);
-      const { rows } = await admin.query(`SELECT version, name FROM "${name}".schema_migrations`);
-      expect(rows).toEqual([{ version: 1, name: 'accounts, tokens and entries' }]);
+      expect(tables.map((row) => row.table_name)).toEqual(['accounts', 'entries', 'pending_deliveries', 'schema_migrations', 'tokens']);
+      const { rows } = await admin.query(`SELECT version, name FROM "${name}".schema_migrations ORDER BY version`);
+      expect(rows).toEqual([{ version: 1, name: 'accounts, tokens and entries' }, { version: 2, name: 'pending deliveries' }]);
     });
 
     it('starts again on a migrated schema and keeps its data', async () => {

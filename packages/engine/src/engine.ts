@@ -74,6 +74,13 @@ export interface ExecuteOptions {
   /** The request id of the call, passed on to an offload for its logs. */
   requestId?: string | undefined;
   signal?: AbortSignal;
+  /**
+   * Hands the outcome to the caller before the charge is final (`Ledger.chargeOnDelivery`): when it rejects (the
+   * client's connection is gone), the request is not charged and `execute` rejects with its error. An HTTP server
+   * writes the response here, so that no request is charged whose result was not handed over.
+   * @default undefined (charged once the result exists; the caller delivers after)
+   */
+  deliver?: ((outcome: ExecuteOutcome) => Promise<void>) | undefined;
 }
 
 /** A metered result: the result object, and what it cost. */
@@ -95,7 +102,8 @@ export interface RunOutcome {
  *
  * The order of a metered request is the spec's: authenticate, validate, plan (read the input, price it),
  * check the balance, analyse, charge. The charge is one atomic "debit if the balance allows"; nothing is
- * charged for a request that fails before or during analysis.
+ * charged for a request that fails before or during analysis, nor, with `deliver`, for one whose result could
+ * not be handed over.
  */
 export class Engine {
   readonly features: FeatureRegistry;
@@ -178,16 +186,20 @@ export class Engine {
       const out = this.#offload?.accepts(feature.id)
         ? await this.#offload.analyse(feature.id, body, { requestId: options.requestId, signal: options.signal })
         : await plan.analyse();
-      const charged = await ledger!.charge(accountId, plan.cost, feature.id);
+      const outcomeOf = (balance: number): ExecuteOutcome => ({
+        result: this.#compose(feature, out, plan.cost, balance),
+        accountId,
+        creditsUsed: plan.cost,
+        creditsRemaining: balance,
+      });
+      const deliver = options.deliver;
+      const charged = deliver
+        ? await ledger!.chargeOnDelivery(accountId, plan.cost, feature.id, (accepted) => deliver(outcomeOf(accepted.balance)))
+        : await ledger!.charge(accountId, plan.cost, feature.id);
       if (!charged.ok) {
         throw new ApiError('PAYMENT_REQUIRED', `Insufficient credits: this request costs ${plan.cost} credits and the balance is ${charged.balance}.`);
       }
-      return {
-        result: this.#compose(feature, out, plan.cost, charged.balance),
-        accountId,
-        creditsUsed: plan.cost,
-        creditsRemaining: charged.balance,
-      };
+      return outcomeOf(charged.balance);
     } catch (error) {
       throw toApiError(error);
     }

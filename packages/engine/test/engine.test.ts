@@ -98,6 +98,37 @@ describe('Engine.execute', () => {
   });
 });
 
+describe('Engine.execute with deliver', () => {
+  const BODY = { first_text: 'one two three', second_text: 'one two three four' }; // 4 credits
+
+  it('hands the outcome to deliver before returning it, and keeps the charge once deliver resolves', async () => {
+    const { ledger, engine, accountId, token } = await setup();
+    const delivered: unknown[] = [];
+    const outcome = await engine.execute('text-compare', BODY, { token, deliver: async (o) => void delivered.push(o.result) });
+    expect(delivered).toEqual([outcome.result]);
+    expect(outcome.result).toMatchObject({ credits_used: 4, credits_remaining: 1996 });
+    expect(await ledger.balance(accountId)).toBe(1996);
+  });
+
+  it('does not charge a request whose delivery fails, and rejects with the delivery\'s error', async () => {
+    const { ledger, engine, accountId, token } = await setup();
+    const error = await rejection(engine.execute('text-compare', BODY, {
+      token,
+      deliver: () => Promise.reject(new ApiError('SERVICE_UNAVAILABLE', 'The connection closed.')),
+    }));
+    expect(error.code).toBe('SERVICE_UNAVAILABLE');
+    expect(await ledger.balance(accountId)).toBe(2000);
+  });
+
+  it('does not call deliver when the balance is short', async () => {
+    const { engine, token } = await setup(3);
+    let calls = 0;
+    const error = await rejection(engine.execute('text-compare', BODY, { token, deliver: async () => void calls++ }));
+    expect(error.code).toBe('PAYMENT_REQUIRED');
+    expect(calls).toBe(0);
+  });
+});
+
 describe('Engine.run', () => {
   it('runs without an account and reports the cost without a balance', async () => {
     const engine = new Engine();

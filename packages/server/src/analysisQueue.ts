@@ -8,8 +8,14 @@ import { RedisUnavailableError, ServerConfigError } from './errors.js';
 /** The BullMQ queue every API node adds to and every `content-analysis worker` takes from. */
 export const ANALYSIS_QUEUE_NAME = 'analysis';
 
-/** The features whose analysis runs on the workers when the API nodes have a queue. */
-export const QUEUED_FEATURES: readonly string[] = Object.freeze(['image-detection', 'advanced-image-detection', 'ai-content-detection']);
+/**
+ * The features whose analysis runs on the workers when the API nodes have a queue: the images, AI text, and the
+ * checks against collections (plagiarism, v2 and v1, against the workers' sources or index; fact checking against
+ * their evidence).
+ */
+export const QUEUED_FEATURES: readonly string[] = Object.freeze([
+  'image-detection', 'advanced-image-detection', 'ai-content-detection', 'plagiarism', 'plagiarism-v1', 'fact-checker',
+]);
 
 /** What a job carries: the request body, validated again by the worker's engine. */
 export interface AnalysisJobData {

@@ -8,7 +8,7 @@ import { ServerConfigError } from './errors.js';
 import { MemoryRateLimiter, isRateLimiter } from './rateLimiter.js';
 import type { RateLimiter, RateLimitOptions } from './rateLimiter.js';
 import { requestIdOf } from './requestId.js';
-import { defaultLog, sendError, sendJson } from './respond.js';
+import { defaultLog, deliverJson, sendError, sendJson } from './respond.js';
 import { handleToolServer } from './toolServer.js';
 
 export const TOOL_SERVER_PATH = '/mcp/v1';
@@ -122,8 +122,8 @@ export function createApiServer(options: ApiServerOptions): Server {
       res.on('close', () => {
         if (!res.writableFinished) abort.abort();
       });
-      const outcome = await engine.execute(feature.id, body, { accountId, requestId, signal: abort.signal });
-      sendJson(res, 200, outcome.result);
+      // The answer is written before the charge is final, so that no request is charged without it.
+      await engine.execute(feature.id, body, { accountId, requestId, signal: abort.signal, deliver: (outcome) => deliverJson(res, outcome.result) });
     } catch (error) {
       sendError(res, error, style, log);
     }

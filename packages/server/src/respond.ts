@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { toAdvancedErrorBody, toApiError } from '@content-analysis/engine';
+import { ApiError, toAdvancedErrorBody, toApiError } from '@content-analysis/engine';
 import type { ErrorBody } from '@content-analysis/engine';
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -15,6 +15,22 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
     ...headers,
   });
   res.end(payload);
+}
+
+/**
+ * Sends a 200 JSON answer and resolves once all of it has been handed to the operating system: at once for an answer
+ * that fits the socket's buffer (the usual case), else on 'finish'. Rejects when the connection had closed already,
+ * or closes before that. `Engine.execute`'s `deliver`: a charge whose answer this did not hand over is refunded.
+ */
+export function deliverJson(res: ServerResponse, body: unknown): Promise<void> {
+  const gone = () => new ApiError('SERVICE_UNAVAILABLE', 'The connection closed before the result was delivered; nothing was charged.');
+  if (res.destroyed) return Promise.reject(gone());
+  sendJson(res, 200, body);
+  if (res.writableFinished) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    res.once('finish', resolve);
+    res.once('close', () => reject(gone()));
+  });
 }
 
 /**
