@@ -120,6 +120,39 @@ describe.skipIf(unavailable !== undefined && !required)('PostgresLedger', () => 
     });
   });
 
+  describe('connections', () => {
+    it('survives a connection error between a refund\'s statements and discards that connection', async () => {
+      const pool = new pg.Pool({ connectionString: url, max: 2 });
+      const ledger = await PostgresLedger.open({ pool, schema: schema() });
+      try {
+        const { id } = await ledger.createAccount({ credits: 50 });
+        const charged = await ledger.charge(id, 20);
+        // The next connection checked out emits 'error' before its first statement, as a connection the server
+        // dropped does while no query runs; the statements themselves still work.
+        let hit: pg.PoolClient | undefined;
+        pool.once('acquire', (client: pg.PoolClient) => {
+          const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+          let first = true;
+          (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+            if (first) {
+              first = false;
+              hit = client;
+              client.emit('error', new Error('connection dropped'));
+            }
+            return query(...args);
+          };
+        });
+        const removed = new Promise<pg.PoolClient>((resolve) => pool.once('remove', resolve));
+        expect(charged.ok && await ledger.refund(charged.chargeId)).toBe(50);
+        expect(await removed).toBe(hit);
+        expect(await ledger.balance(id)).toBe(50);
+      } finally {
+        await ledger.close();
+        await pool.end();
+      }
+    });
+  });
+
   describe('charges on delivery', () => {
     it('shows the charge to every connection while its answer is delivered, and clears its pending mark after', async () => {
       const name = schema();
