@@ -15,8 +15,8 @@ export { SCHEMA_VERSION } from './sqliteSchema.js';
 export { PostgresLedger } from './postgresLedger.js';
 export type { PostgresLedgerOptions } from './postgresLedger.js';
 export { POSTGRES_SCHEMA_VERSION } from './postgresSchema.js';
-export { advisoryLockKey, applyMigrations, quoteIdentifier } from './postgresMigrations.js';
-export type { MigrationPlan, PostgresMigration } from './postgresMigrations.js';
+export { advisoryLockKey, applyMigrations, checkoutClient, quoteIdentifier } from './postgresMigrations.js';
+export type { CheckedOutClient, MigrationPlan, PostgresMigration } from './postgresMigrations.js';
 export { hashToken, TOKEN_PREFIX } from './tokens.js';
 export {
   BalanceLimitError, DuplicateAccountError, LedgerBusyError, LedgerClosedError, SchemaVersionError,

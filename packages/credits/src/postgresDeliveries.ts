@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type pg from 'pg';
+import { checkoutClient } from './postgresMigrations.js';
 
 /** First key of the advisory locks that stand for a live ledger (the second is its lease key). */
 const LEASE_NAMESPACE = 0x63616431;
@@ -61,7 +62,7 @@ export async function recoverDeliveries(pool: pg.Pool, sql: DeliveryStatements, 
   let refunded = 0;
   for (const { holder } of holders) {
     if (holder === ownKey) continue;
-    const client = await pool.connect();
+    const { client, release } = await checkoutClient(pool);
     try {
       const { rows: [row] } = await client.query<{ held: boolean }>('SELECT pg_try_advisory_lock($1::int, $2::int) AS held',
         [LEASE_NAMESPACE, holder]);
@@ -77,7 +78,7 @@ export async function recoverDeliveries(pool: pg.Pool, sql: DeliveryStatements, 
         await client.query('SELECT pg_advisory_unlock($1::int, $2::int)', [LEASE_NAMESPACE, holder]);
       }
     } finally {
-      client.release();
+      release();
     }
   }
   return refunded;

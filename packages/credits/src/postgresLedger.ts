@@ -8,6 +8,7 @@ import type {
   Account, ChargeOutcome, CreateAccountOptions, DeliverCharge, Ledger, LedgerEntry, LedgerEntryKind, TokenIdentity,
 } from './ledger.js';
 import { DeliveryLease, recoverDeliveries } from './postgresDeliveries.js';
+import { checkoutClient } from './postgresMigrations.js';
 import { migrate, quoteIdentifier } from './postgresSchema.js';
 import { generateToken, hashesEqual, hashToken, isWellFormedToken, randomId } from './tokens.js';
 import {
@@ -243,7 +244,7 @@ export class PostgresLedger implements Ledger {
 
   async refund(chargeId: string): Promise<number> {
     await this.#open();
-    const { client, release } = await this.#checkout();
+    const { client, release } = await checkoutClient(this.#pool);
     try {
       await client.query('BEGIN');
       const { rows: [charge] } = await client.query<{ account_id: string; amount: string }>(
@@ -345,34 +346,12 @@ export class PostgresLedger implements Ledger {
   }
 
   async #migrate(schema: string): Promise<void> {
-    const { client, release } = await this.#checkout();
+    const { client, release } = await checkoutClient(this.#pool);
     try {
       await migrate(client, schema);
     } finally {
       release();
     }
-  }
-
-  /**
-   * A connection of the pool for one transaction. The pool stops listening for the connection's errors while it is
-   * checked out, and one that breaks between two statements (the server gone) emits 'error' with no query to fail,
-   * which would end the process: the error is kept here, the next statement fails on the closed connection, and
-   * `release` discards the connection instead of pooling it.
-   */
-  async #checkout(): Promise<{ client: pg.PoolClient; release: () => void }> {
-    const client = await this.#pool.connect();
-    let broken: Error | undefined;
-    const keep = (error: Error) => {
-      broken = error;
-    };
-    client.on('error', keep);
-    return {
-      client,
-      release: () => {
-        client.off('error', keep);
-        client.release(broken);
-      },
-    };
   }
 
   async #requireBalance(accountId: string, client: pg.Pool | pg.PoolClient = this.#pool): Promise<number> {

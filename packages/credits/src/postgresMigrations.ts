@@ -71,3 +71,32 @@ export async function applyMigrations(client: pg.PoolClient, schema: string, pla
     throw error;
   }
 }
+
+/** A connection checked out of a pool for one transaction, with the `release` that must end it. */
+export interface CheckedOutClient {
+  client: pg.PoolClient;
+  /** Returns the connection to the pool, or discards it if it broke while checked out. */
+  release: () => void;
+}
+
+/**
+ * Checks a connection out of `pool` for one transaction. The pool stops listening for a connection's errors while it
+ * is checked out, and one that breaks between two statements (the server gone) emits 'error' with no query to fail,
+ * which would end the process: the error is kept here, the next statement fails on the closed connection, and
+ * `release` discards the connection instead of pooling it.
+ */
+export async function checkoutClient(pool: pg.Pool): Promise<CheckedOutClient> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  const keep = (error: Error) => {
+    broken = error;
+  };
+  client.on('error', keep);
+  return {
+    client,
+    release: () => {
+      client.off('error', keep);
+      client.release(broken);
+    },
+  };
+}

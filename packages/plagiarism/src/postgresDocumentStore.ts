@@ -1,3 +1,4 @@
+import { checkoutClient } from '@content-analysis/credits';
 import pg from 'pg';
 import type { DocumentStore, StoredDocument } from './documentStore.js';
 import { IndexVersionError, InvalidArgumentError, SharedIndexWriteError } from './errors.js';
@@ -129,11 +130,11 @@ export class PostgresDocumentStore implements DocumentStore {
       store = new PostgresDocumentStore(own, true, schema);
     }
     try {
-      const client = await store.pool.connect();
+      const { client, release } = await checkoutClient(store.pool);
       try {
         await migrateIndex(client, schema);
       } finally {
-        client.release();
+        release();
       }
       await store.pool.query(`INSERT INTO ${store.table.meta} (key, value) VALUES ('fingerprint_scheme', $1) ON CONFLICT (key) DO NOTHING`, [scheme]);
       const { rows } = await store.pool.query<{ value: string }>(`SELECT value FROM ${store.table.meta} WHERE key = 'fingerprint_scheme'`);
@@ -198,7 +199,7 @@ export class PostgresDocumentStore implements DocumentStore {
    * schema's write lock; returns how many of `removals` were there. The mirror changes on the next pull.
    */
   async write(documents: readonly DocumentWrite[], removals: readonly string[] = []): Promise<number> {
-    const client = await this.pool.connect();
+    const { client, release } = await checkoutClient(this.pool);
     let removed = 0;
     try {
       await client.query('BEGIN');
@@ -218,7 +219,7 @@ export class PostgresDocumentStore implements DocumentStore {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
-      client.release();
+      release();
     }
     return removed;
   }
