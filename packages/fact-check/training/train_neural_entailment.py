@@ -229,24 +229,24 @@ for epoch in range(EPOCHS):
         total += float(loss.detach()) * len(y)
     score = dev_score(dev, predict(model, dev))
     print(f'epoch {epoch + 1}: train loss {total / len(train):.4f}, dev score {score:.4f} ({time.time() - started:.0f} s)', flush=True)
-    if best_state is not None and score <= best:
-        json.dump(trained, open(os.path.join(OUT, 'best.json'), 'w'))  # epochs run so far, beside the best one
     if score > best:
         best, best_state = score, {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}
         trained.update(best_epoch=epoch + 1, best_dev_score=round(float(score), 4), device=DEVICE, hidden=HIDDEN,
                        lr_decay=LR_DECAY, seconds=round(time.time() - started))
         os.makedirs(OUT, exist_ok=True)
         torch.save(best_state, os.path.join(OUT, 'best.pt'))  # a later run may export it (FACT_CHECK_EPOCHS=0)
-        json.dump(trained, open(os.path.join(OUT, 'best.json'), 'w'))
+    if best_state is not None:
+        json.dump(trained, open(os.path.join(OUT, 'best.json'), 'w'))  # epochs run so far, beside the best one
 if best_state is None:
     best_state = torch.load(os.path.join(OUT, 'best.pt'), map_location='cpu')
     trained = json.load(open(os.path.join(OUT, 'best.json'))) if os.path.exists(os.path.join(OUT, 'best.json')) else trained
 model.load_state_dict(best_state)
 model.eval()
-best = dev_score(dev, predict(model, dev))
+dev_probs = predict(model, dev)
+best = dev_score(dev, dev_probs)
 
 test_metrics = metrics_of(test, predict(model, test))
-dev_metrics = metrics_of(dev, predict(model, dev))
+dev_metrics = metrics_of(dev, dev_probs)
 for source, m in test_metrics.items():
     print('test', source, m)
 if os.environ.get('FACT_CHECK_EXPORT') == '0':

@@ -14,8 +14,9 @@ export const NGRAM_CHAR_ORDERS = [2, 3, 4, 5] as const;
 export const NGRAM_WORD_ORDERS = [1, 2] as const;
 
 const MASK = (1 << NGRAM_HASH_BITS) - 1;
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
+/** FNV-1a's 32-bit offset basis and prime (the token hashes of `wordTokens.ts` use them too). */
+export const FNV_OFFSET = 0x811c9dc5;
+export const FNV_PRIME = 0x01000193;
 const MIN_CHAR_ORDER = NGRAM_CHAR_ORDERS[0];
 const MAX_CHAR_ORDER = NGRAM_CHAR_ORDERS[NGRAM_CHAR_ORDERS.length - 1] ?? MIN_CHAR_ORDER;
 const MAX_WORD_ORDER = NGRAM_WORD_ORDERS[NGRAM_WORD_ORDERS.length - 1] ?? 1;

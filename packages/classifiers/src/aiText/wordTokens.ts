@@ -1,4 +1,4 @@
-import { mix } from './ngramProfile.js';
+import { FNV_OFFSET, FNV_PRIME, mix } from './ngramProfile.js';
 
 /**
  * Tokens of a canonical text for the neural part of version 2.1.0: words (as `wordSpansOf` finds them) and every
@@ -9,8 +9,6 @@ import { mix } from './ngramProfile.js';
 export const WORD_TOKEN_BITS = 16;
 
 const TOKEN = /[\p{L}\p{N}]+(?:'[\p{L}]+)*|[^\s\p{L}\p{N}]/gu;
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
 
 /** Tokens of a text: character spans and the 32-bit hash of each. */
 export interface WordTokens {

@@ -14,17 +14,18 @@ Usage (Debian's python3): /usr/bin/python3 packages/classifiers/training/v21/bui
 import hashlib
 import json
 import os
+import subprocess
 import sys
 import time
 
 import numpy as np
 from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import roc_auc_score
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..', 'v2'))
 from train import FAMILIES, calib_threshold, count, slice_report  # noqa: E402
 from export import neural_head, numpy_features, write_encoder, write_head  # noqa: E402
-import subprocess  # noqa: E402
 
 OUT = os.path.join(HERE, '..', 'out')
 GPU = os.path.join(OUT, 'v21', 'gpu')
@@ -106,7 +107,7 @@ def tables(rows, report, neural):
         f.write('\n')
 
 
-def reference(weights, a, b, bias):
+def reference(weights, dilations, a, b, bias):
     """The head's output for [0, 0, mean encoder features of the fixed input], computed in numpy from the token hashes
     the package gives (the tests run the ONNX graphs on the same input and compare)."""
     script = ("import { canonicalSentences, normalizeText, wordTokens } from './dist/index.js';"
@@ -115,7 +116,7 @@ def reference(weights, a, b, bias):
               "console.log(JSON.stringify(Array.from(t.hashes)));")
     hashes = json.loads(subprocess.run(['node', '--input-type=module', '-e', script], cwd=os.path.join(HERE, '..', '..'),
                                        check=True, capture_output=True, text=True).stdout)
-    pooled = numpy_features(weights, hashes).mean(1)
+    pooled = numpy_features(weights, dilations, hashes).mean(1)
     logit = b * neural_head(weights, pooled[None, :])[0] + bias
     return {'input': 'fixed_input', 'tokens': len(hashes), 'first_hash': hashes[0],
             'mean_features_0_3': [float(v) for v in pooled[:4]], 'head_logit_without_ngram': float(logit)}
@@ -132,14 +133,13 @@ def export(rows, report, neural):
     ngram_card = json.load(open(os.path.join(NGRAM_DIR, 'card.json')))
     intercept = ngram_card['training']['intercept']
     weights = dict(np.load(os.path.join(GPU, f'neural_{chosen}.npz')))
+    config = report['configs'][chosen]  # (embedding width, channels, dilations after the first)
     os.makedirs(MODEL_DIR, exist_ok=True)
     encoder_path = os.path.join(MODEL_DIR, 'encoder.onnx')
-    write_encoder(weights, encoder_path)
+    write_encoder(weights, config[2], encoder_path)
     write_head(weights, a, b, c + a * intercept, os.path.join(MODEL_DIR, 'model.onnx'))
     channels = int(weights['first.weight'].shape[0])
-    config = report['configs'][chosen]
     test = split == 'test'
-    from sklearn.metrics import roc_auc_score
     s = a * ngram + b * nn + c
     card = {
         'id': 'ai-text', 'version': '2.1.0', 'date': time.strftime('%Y-%m-%d'),
@@ -171,7 +171,7 @@ def export(rows, report, neural):
                     'test_auroc_ngram_alone': float(roc_auc_score(y[test], ngram[test])),
                     'test_auroc_encoder_alone': float(roc_auc_score(y[test], nn[test]))},
     }
-    card['encoder']['reference'] = reference(weights, a, b, c + a * intercept)
+    card['encoder']['reference'] = reference(weights, config[2], a, b, c + a * intercept)
     with open(os.path.join(MODEL_DIR, 'card.json'), 'w') as f:
         json.dump(card, f, indent=2)
         f.write('\n')

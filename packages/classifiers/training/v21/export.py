@@ -24,18 +24,15 @@ def _save(graph, path, producer):
     onnx.save(model, path)
 
 
-def conv_layers(weights):
-    """(weight, bias, dilation) of every convolution, first one first."""
-    layers = [(weights['first.weight'], weights['first.bias'], 1)]
-    k = 0
-    while f'rest.{k}.weight' in weights:
-        # Dilations are not in the state dict: train_neural.py's configs use 2, 4, ... after the first.
-        layers.append((weights[f'rest.{k}.weight'], weights[f'rest.{k}.bias'], 2 ** (k + 1)))
-        k += 1
-    return layers
+def conv_layers(weights, dilations):
+    """(weight, bias, dilation) of every convolution, first one first; `dilations` are those after the first (the
+    state dict does not hold them: train_neural.py's config does)."""
+    rest = [(weights[f'rest.{k}.weight'], weights[f'rest.{k}.bias'], d) for k, d in enumerate(dilations)]
+    assert f'rest.{len(dilations)}.weight' not in weights, 'more convolutions than dilations'
+    return [(weights['first.weight'], weights['first.bias'], 1)] + rest
 
 
-def write_encoder(weights, path):
+def write_encoder(weights, dilations, path):
     emb = weights['emb.weight'].astype(np.float16)
     init = [numpy_helper.from_array(emb, 'embedding'),
             numpy_helper.from_array(np.array([1], dtype=np.int64), 'axis1'),
@@ -46,7 +43,7 @@ def write_encoder(weights, path):
              helper.make_node('Transpose', ['summed'], ['by_channel'], perm=[1, 0]),
              helper.make_node('Unsqueeze', ['by_channel', 'axis0'], ['x0'])]
     x = 'x0'
-    for k, (w, b, d) in enumerate(conv_layers(weights)):
+    for k, (w, b, d) in enumerate(conv_layers(weights, dilations)):
         init += [numpy_helper.from_array(w.astype(np.float32), f'conv{k}_w'),
                  numpy_helper.from_array(b.astype(np.float32), f'conv{k}_b')]
         nodes.append(helper.make_node('Conv', [x, f'conv{k}_w', f'conv{k}_b'], [f'conv{k}'],
@@ -102,12 +99,12 @@ def neural_head(weights, pooled):
     return (h @ weights['head2.weight'].T + weights['head2.bias'])[:, 0]
 
 
-def numpy_features(weights, hashes):
+def numpy_features(weights, dilations, hashes):
     """The encoder in numpy, [C, T] (the reference the package's tests compare the ONNX graphs with)."""
     h = np.asarray(hashes, dtype=np.int64)
     emb = weights['emb.weight'].astype(np.float32)
     x = (emb[h & 0xffff] + emb[h >> 16]).T  # [D, T]
-    for k, (w, b, d) in enumerate(conv_layers(weights)):
+    for k, (w, b, d) in enumerate(conv_layers(weights, dilations)):
         t = x.shape[1]
         padded = np.pad(x, ((0, 0), (d, d)))
         y = b[:, None] + sum(w[:, :, j] @ padded[:, j * d:j * d + t] for j in range(3))
