@@ -1,15 +1,21 @@
 """Neural entailment model 2.0.0: decomposable attention (Parikh et al., EMNLP 2016) over fixed GloVe 6B 100d
 vectors, with ESIM's comparison features (Chen et al., ACL 2017: [a; b; a*b; a-b]) and the 37 alignment features of
 entailment 1.x beside the aggregated vector. Claim = hypothesis, evidence passage = premise.
+FACT_CHECK_ARCH=esim trains ESIM with its BiLSTM encoders instead (Chen et al., ACL 2017): a BiLSTM over the token
+inputs, soft alignment, [a; b; a*b; a-b] enhancement projected to the hidden size, a composition BiLSTM, mean + max
+pooling, the same 37 features beside it, MLP -> 3. Same ONNX inputs and output, so src/neuralEntailment.ts runs either.
 
 Reads training/.data/nli/ (built by buildEntailmentSet.mjs: train / dev / test, fixed before training); trains on
 train, keeps the epoch with the best dev accuracy, reports the test splits (never trained on), exports
 models/entailment-neural.onnx (opset 13) and its card with outputs recorded for fixed inputs.
 
 Run: /usr/bin/python3 packages/fact-check/training/train_neural_entailment.py  (Debian torch 1.13, one thread)
-Env: FACT_CHECK_EPOCHS (default 4), FACT_CHECK_HIDDEN (default 160), FACT_CHECK_LR_DECAY (per epoch, default 0.75),
-FACT_CHECK_BUDGET (seconds after which no new epoch starts), FACT_CHECK_OUT (where best.pt and best.json go, default
-the data folder), FACT_CHECK_EXPORT=0 (train only: on a GPU machine, whose exporter differs; export here afterwards
+Env: FACT_CHECK_ARCH (decomposable, the default, or esim), FACT_CHECK_EPOCHS (default 4), FACT_CHECK_HIDDEN (default
+160; for esim the size of each LSTM direction), FACT_CHECK_LR_DECAY (per epoch, default 0.75), FACT_CHECK_LR (default
+1e-3), FACT_CHECK_BATCH (default 64), FACT_CHECK_DROPOUT (default 0.2 decomposable, 0.3 esim), FACT_CHECK_BUDGET
+(seconds after which no new epoch starts, nor one that the last epoch's duration says would end after it),
+FACT_CHECK_OUT (where best.pt and best.json go, default the data folder; elsewhere
+metrics.json too), FACT_CHECK_EXPORT=0 (train only: on a GPU machine, whose exporter differs; export here afterwards
 with FACT_CHECK_EPOCHS=0, which reads best.pt and best.json). Uses CUDA when torch sees a GPU.
 """
 import json
@@ -27,7 +33,12 @@ from common import MODELS, today  # noqa: E402
 VERSION = '2.0.0'
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), '.data', 'nli')
 MAX_EVIDENCE, MAX_CLAIM, WIDTH, FEATURES = 80, 40, 102, 37
+ARCH = os.environ.get('FACT_CHECK_ARCH', 'decomposable')
+assert ARCH in ('decomposable', 'esim'), f'FACT_CHECK_ARCH must be decomposable or esim, not {ARCH}'
 EPOCHS = int(os.environ.get('FACT_CHECK_EPOCHS', '4'))
+LR = float(os.environ.get('FACT_CHECK_LR', '1e-3'))
+BATCH = int(os.environ.get('FACT_CHECK_BATCH', '64'))
+DROPOUT = float(os.environ.get('FACT_CHECK_DROPOUT', '0.3' if ARCH == 'esim' else '0.2'))
 HIDDEN = int(os.environ.get('FACT_CHECK_HIDDEN', '160'))
 LR_DECAY = float(os.environ.get('FACT_CHECK_LR_DECAY', '0.75'))
 BUDGET = float(os.environ.get('FACT_CHECK_BUDGET', 'inf'))
@@ -140,6 +151,64 @@ class DecomposableAttention(nn.Module):
         return self.aggregate(torch.cat(pooled + [f], -1))
 
 
+def reversal(mask):
+    """Per row, the positions that reverse its real tokens in place (the padding after them stays where it is)."""
+    lengths = mask.sum(1, keepdim=True)
+    positions = torch.cumsum(torch.ones_like(mask), 1) - 1
+    return torch.where(positions < lengths, lengths - 1 - positions, positions).long()
+
+
+def reorder(x, index):
+    return torch.gather(x, 1, index.unsqueeze(2).expand(-1, -1, x.size(2)))
+
+
+class BiLSTM(nn.Module):
+    """Two one-way LSTMs; the backward one reads each row's real tokens reversed (padding comes last in both
+    directions), so padded batches give the same outputs as rows run alone, in torch and in the ONNX export."""
+
+    def __init__(self, inputs, hidden):
+        super().__init__()
+        self.ahead = nn.LSTM(inputs, hidden, batch_first=True)
+        self.back = nn.LSTM(inputs, hidden, batch_first=True)
+
+    def forward(self, x, index, mask):
+        ahead = self.ahead(x)[0]
+        back = reorder(self.back(reorder(x, index))[0], index)
+        return torch.cat([ahead, back], -1) * mask.unsqueeze(2)
+
+
+class ESIM(nn.Module):
+    def __init__(self, hidden, mean, std, dropout=0.3):
+        super().__init__()
+        self.register_buffer('mean', torch.tensor(mean))
+        self.register_buffer('std', torch.tensor(std))
+        self.dropout = nn.Dropout(dropout)
+        self.encode = BiLSTM(WIDTH, hidden)
+        self.project = nn.Sequential(nn.Linear(8 * hidden, hidden), nn.ReLU())
+        self.compose = BiLSTM(hidden, hidden)
+        self.features = nn.Sequential(nn.Linear(FEATURES, 64), nn.ReLU())
+        self.classify = nn.Sequential(nn.Dropout(dropout), nn.Linear(8 * hidden + 64, hidden), nn.Tanh(),
+                                      nn.Dropout(dropout), nn.Linear(hidden, 3))
+
+    def forward(self, premise, premise_mask, claim, claim_mask, features):
+        pi, ci = reversal(premise_mask), reversal(claim_mask)
+        a = self.encode(self.dropout(premise), pi, premise_mask)  # [B, Lp, 2H]
+        b = self.encode(self.dropout(claim), ci, claim_mask)  # [B, Lc, 2H]
+        scores = torch.matmul(a, b.transpose(1, 2))  # [B, Lp, Lc]
+        pair_mask = premise_mask.unsqueeze(2) * claim_mask.unsqueeze(1)
+        scores = scores.masked_fill(pair_mask == 0, -1e4)
+        beta = torch.matmul(torch.softmax(scores, 2), b)  # claim aligned to each premise token
+        alpha = torch.matmul(torch.softmax(scores, 1).transpose(1, 2), a)  # premise aligned to each claim token
+        ma = self.project(torch.cat([a, beta, a * beta, a - beta], -1))
+        mb = self.project(torch.cat([b, alpha, b * alpha, b - alpha], -1))
+        va = self.compose(self.dropout(ma), pi, premise_mask)
+        vb = self.compose(self.dropout(mb), ci, claim_mask)
+        pooled = [va.sum(1) / premise_mask.sum(1, keepdim=True), (va - 1e4 * (1 - premise_mask.unsqueeze(2))).max(1)[0],
+                  vb.sum(1) / claim_mask.sum(1, keepdim=True), (vb - 1e4 * (1 - claim_mask.unsqueeze(2))).max(1)[0]]
+        f = self.features((features - self.mean) / self.std)
+        return self.classify(torch.cat(pooled + [f], -1))
+
+
 class Probabilities(nn.Module):
     def __init__(self, model):
         super().__init__()
@@ -198,26 +267,35 @@ def dev_score(rows, probs):
 
 
 started = time.time()
+saved = {}
+if EPOCHS == 0 and os.path.exists(os.path.join(OUT, 'best.json')):  # export only: the saved run says what it trained
+    saved = json.load(open(os.path.join(OUT, 'best.json')))
+    ARCH, HIDDEN, DROPOUT = saved.get('arch', 'decomposable'), saved.get('hidden', HIDDEN), saved.get('dropout', DROPOUT)
 train, dev, test = load('train'), load('dev'), load('test')
 if os.environ.get('FACT_CHECK_LIMIT'):  # smoke runs only; the shipped model uses every row
     train = [train[i] for i in rng.permutation(len(train))[:int(os.environ['FACT_CHECK_LIMIT'])]]
-print(f'loaded {len(train)} train / {len(dev)} dev / {len(test)} test rows in {time.time() - started:.0f} s')
+print(f'loaded {len(train)} train / {len(dev)} dev / {len(test)} test rows in {time.time() - started:.0f} s; '
+      f'{ARCH}, hidden {HIDDEN}, batch {BATCH}, dropout {DROPOUT}, lr {LR} x {LR_DECAY} per epoch, on {DEVICE}', flush=True)
 feats = np.array([r['features'] for r in train], dtype=np.float32)
-model = DecomposableAttention(HIDDEN, feats.mean(0), feats.std(0) + 1e-6).to(DEVICE)
-opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+Model = ESIM if ARCH == 'esim' else DecomposableAttention
+model = Model(HIDDEN, feats.mean(0), feats.std(0) + 1e-6, DROPOUT).to(DEVICE)
+opt = torch.optim.Adam(model.parameters(), lr=LR)
 best, best_state = -1.0, None
 # Batches of similar length, built once; their order is shuffled every epoch.
-train_batches = [prepare([train[i] for i in chunk]) for chunk in batches(train, 64, True)]
+train_batches = [prepare([train[i] for i in chunk]) for chunk in batches(train, BATCH, True)] if EPOCHS else []
 print(f'{len(train_batches)} batches ready ({time.time() - started:.0f} s)', flush=True)
-trained = {'epochs_run': 0, 'best_epoch': 0}
+trained = {'epochs_run': 0, 'best_epoch': 0, 'arch': ARCH, 'hidden': HIDDEN, 'batch': BATCH, 'dropout': DROPOUT, 'lr': LR,
+           'lr_decay': LR_DECAY, 'dev_scores': []}
+last_epoch = 0.0
 for epoch in range(EPOCHS):
-    if time.time() - started > BUDGET:
-        print(f'budget of {BUDGET:.0f} s spent: stopped before epoch {epoch + 1}', flush=True)
+    if time.time() - started + last_epoch > BUDGET:
+        print(f'budget of {BUDGET:.0f} s: stopped before epoch {epoch + 1} (the last took {last_epoch:.0f} s)', flush=True)
         break
+    epoch_started = time.time()
     trained['epochs_run'] = epoch + 1
     model.train()
     for g in opt.param_groups:
-        g['lr'] = 1e-3 * (LR_DECAY ** epoch)
+        g['lr'] = LR * (LR_DECAY ** epoch)
     total = 0.0
     for b in rng.permutation(len(train_batches)):
         x, y, w = inputs(train_batches[b])
@@ -228,18 +306,20 @@ for epoch in range(EPOCHS):
         opt.step()
         total += float(loss.detach()) * len(y)
     score = dev_score(dev, predict(model, dev))
+    last_epoch = time.time() - epoch_started
+    trained['dev_scores'].append(round(float(score), 4))
     print(f'epoch {epoch + 1}: train loss {total / len(train):.4f}, dev score {score:.4f} ({time.time() - started:.0f} s)', flush=True)
     if score > best:
         best, best_state = score, {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}
-        trained.update(best_epoch=epoch + 1, best_dev_score=round(float(score), 4), device=DEVICE, hidden=HIDDEN,
-                       lr_decay=LR_DECAY, seconds=round(time.time() - started))
+        trained.update(best_epoch=epoch + 1, best_dev_score=round(float(score), 4), device=DEVICE,
+                       seconds=round(time.time() - started))
         os.makedirs(OUT, exist_ok=True)
         torch.save(best_state, os.path.join(OUT, 'best.pt'))  # a later run may export it (FACT_CHECK_EPOCHS=0)
     if best_state is not None:
         json.dump(trained, open(os.path.join(OUT, 'best.json'), 'w'))  # epochs run so far, beside the best one
 if best_state is None:
     best_state = torch.load(os.path.join(OUT, 'best.pt'), map_location='cpu')
-    trained = json.load(open(os.path.join(OUT, 'best.json'))) if os.path.exists(os.path.join(OUT, 'best.json')) else trained
+    trained = saved or trained
 model.load_state_dict(best_state)
 model.eval()
 dev_probs = predict(model, dev)
@@ -249,6 +329,8 @@ test_metrics = metrics_of(test, predict(model, test))
 dev_metrics = metrics_of(dev, dev_probs)
 for source, m in test_metrics.items():
     print('test', source, m)
+if OUT != DATA:
+    json.dump({'trained': trained, 'dev': dev_metrics, 'test': test_metrics}, open(os.path.join(OUT, 'metrics.json'), 'w'))
 if os.environ.get('FACT_CHECK_EXPORT') == '0':
     sys.exit(0)
 model = model.cpu()
@@ -259,7 +341,8 @@ g = torch.Generator().manual_seed(11)
 fixed = {
     'evidence': torch.randn(2, 7, WIDTH, generator=g).mul(0.4), 'evidence_mask': torch.tensor([[1.0] * 7, [1.0] * 4 + [0.0] * 3]),
     'claim': torch.randn(2, 5, WIDTH, generator=g).mul(0.4), 'claim_mask': torch.tensor([[1.0] * 5, [1.0] * 3 + [0.0] * 2]),
-    'features': torch.rand(2, FEATURES, generator=g),
+    # Feature rows near the training distribution (uniform [0, 1] rows, standardised, saturated the first ESIM's output).
+    'features': model.mean + model.std * torch.randn(2, FEATURES, generator=g).mul(0.5),
 }
 for key in ('evidence', 'claim'):
     fixed[key][:, :, 100:] = (fixed[key][:, :, 100:] > 0).float()
@@ -274,14 +357,19 @@ with torch.no_grad():
 manifest = json.load(open(os.path.join(DATA, 'manifest.json')))
 card = {
     'name': 'entailment-neural', 'version': VERSION, 'date': today(), 'file': os.path.basename(path),
-    'architecture': f'decomposable attention (project 102 -> {HIDDEN}, attend, compare on [a; b; a*b; a-b], sum + max pooling) '
-                    f'+ standardised 37 alignment features -> 64, aggregate MLP -> 3, softmax; fixed GloVe 6B 100d inputs',
+    'architecture': (f'ESIM (BiLSTM 102 -> 2 x {HIDDEN} over the tokens, soft alignment, [a; b; a*b; a-b] -> {HIDDEN} ReLU, '
+                     f'composition BiLSTM -> 2 x {HIDDEN}, mean + max pooling) + standardised 37 alignment features -> 64, '
+                     f'MLP tanh {HIDDEN} -> 3, softmax; fixed GloVe 6B 100d inputs') if ARCH == 'esim' else
+                    (f'decomposable attention (project 102 -> {HIDDEN}, attend, compare on [a; b; a*b; a-b], sum + max pooling) '
+                     f'+ standardised 37 alignment features -> 64, aggregate MLP -> 3, softmax; fixed GloVe 6B 100d inputs'),
     'inputs': {'evidence': ['batch', 'evidence_tokens', WIDTH], 'evidence_mask': ['batch', 'evidence_tokens'],
                'claim': ['batch', 'claim_tokens', WIDTH], 'claim_mask': ['batch', 'claim_tokens'], 'features': ['batch', FEATURES],
                'tokens': 'encodeTokens in src/entailmentTokens.ts (100 GloVe values, exact match, unknown word); features: ENTAILMENT_FEATURES'},
     'output': {'name': 'probabilities', 'classes': ['entailment', 'neutral', 'contradiction']},
-    'training': {'epochs': trained.get('epochs_run', EPOCHS), 'bestEpoch': trained.get('best_epoch'), 'hidden': HIDDEN,
+    'training': {'arch': ARCH, 'epochs': trained.get('epochs_run', EPOCHS), 'bestEpoch': trained.get('best_epoch'), 'hidden': HIDDEN,
+                 'batch': trained.get('batch', 64), 'dropout': DROPOUT, 'lr': trained.get('lr', 1e-3),
                  'lrDecay': trained.get('lr_decay', LR_DECAY), 'device': trained.get('device', DEVICE),
+                 'devScores': trained.get('dev_scores'),
                  'sourceWeights': WEIGHTS, 'seed': 7, 'bestDevScore': round(float(best), 4),
                  'seconds': trained.get('seconds', round(time.time() - started))},
     'data': {'rows': manifest['rows'], 'built': manifest['built'], 'manifest': 'training/.data/nli/manifest.json (buildEntailmentSet.mjs)'},
