@@ -2,10 +2,12 @@
 // - end to end per image, as /v2/image-detection composes it (the engine's detectAiImage): the metadata / exif /
 //   c2pa objects with the invisible-watermark decoder (image-metadata) beside the AI-image classifier (default
 //   version 5), for 1, 4 and 12 MP JPEGs made from one camera photo; the previous order (metadata, then the
-//   classifier) as a baseline;
+//   classifier) as a baseline; and the same with version 6 (issue: no slower than 1.5x version 5 at 12 MP);
 // - the classifier alone, per version, on the 12 MP input and on its 256 x 256 view;
 // - baselines measured in the same run: sharp's full decode of each input (the floor any pixel analysis pays),
 //   and the same MobileNetV2 run the npm way, nsfwjs's own TensorFlow.js model on the CPU backend.
+// - version 6's load: the first classification of a fresh classifier (card, ONNX session) and the resident memory
+//   it adds.
 // Run: npm run build && node benchmarks/image-detection/bench.mjs
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -53,10 +55,13 @@ for (const { mp, bytes } of inputs) {
   const metadata = await mean(() => extractImageMetadata(bytes));
   const classify = await mean(() => classifier.classify(bytes));
   const decode = await mean(() => sharp(bytes).raw().toBuffer());
+  const e2e6 = await mean(() => detectAiImage(bytes, { classifier, version: '6', field: 'image' }));
+  const classify6 = await mean(() => classifier.classify(bytes, { version: '6' }));
   console.log(
     `  ${String(mp).padStart(2)} MP: ${e2e.toFixed(1).padStart(7)} ms (metadata+watermark ${metadata.toFixed(1)} ms, ` +
       `classifier ${classify.toFixed(1)} ms); previous order ${sequential.toFixed(1)} ms; sharp decode ${decode.toFixed(1)} ms; ` +
-      `ratio ${(e2e / decode).toFixed(2)}x decode`,
+      `ratio ${(e2e / decode).toFixed(2)}x decode; with version 6 ${e2e6.toFixed(1)} ms (classifier ${classify6.toFixed(1)} ms), ` +
+      `${(e2e6 / e2e).toFixed(2)}x version 5`,
   );
 }
 
@@ -66,6 +71,20 @@ for (const version of AI_IMAGE_VERSIONS) {
   const big = await mean(() => classifier.classify(inputs[2].bytes, { version }));
   const small = await mean(() => classifier.classify(view, { version }));
   console.log(`  version ${version}: ${big.toFixed(1).padStart(6)} ms / ${small.toFixed(1).padStart(6)} ms`);
+}
+
+{
+  global.gc?.();
+  const before = process.memoryUsage().rss;
+  const started = performance.now();
+  const fresh = createAiImageClassifier({ threads: 2 });
+  await fresh.classify(view, { version: '6' });
+  const load = performance.now() - started;
+  const warm = await mean(() => fresh.classify(view, { version: '6' }));
+  console.log(
+    `version 6 load: first classification of a fresh classifier ${load.toFixed(1)} ms (a warm one ${warm.toFixed(1)} ms), ` +
+      `resident memory +${((process.memoryUsage().rss - before) / 2 ** 20).toFixed(1)} MiB`,
+  );
 }
 
 // Baseline: nsfwjs's MobileNetV2 in TensorFlow.js (CPU backend, pure JavaScript), on a 224 x 224 input.

@@ -3,13 +3,23 @@
 // to them the leave-generator-out figures each version's card records (measured by training/ai-image/train.py:
 // every ai-vs-real-train image scored by a model that never saw its generator family or its content group).
 // Per version and dataset: AUROC and the TPR / FPR at the shipped threshold (ai_probability >= 0.5, score < 50).
-// Usage: node scripts/ai-image/evaluate.mjs [--version N]   (after npm run build)
-import { readFileSync } from 'node:fs';
+// Then, when the version 6 corpus is built (packages/classifiers/training/ai-image/v6/build-corpus.mjs), the
+// version 6 leave-generator-family-out and leave-one-source-out tables with version 5 beside them
+// (corpusTable.mjs), and the robustness of versions 5 and 6 to re-compression, resizing, cropping and screenshots
+// (robustness.mjs) on the held-out camera photos, the real photos version 6 held apart for its threshold and a
+// sample of the corpus's AI images.
+// Usage: node scripts/ai-image/evaluate.mjs [--version N] [--skip-corpus] [--skip-robustness]   (after npm run build)
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import {
   AI_IMAGE_VERSIONS, aiImageModelCard, createAiImageClassifier,
 } from '../../packages/classifiers/dist/index.js';
 import { evaluationImages, requireDatasets } from '../../packages/classifiers/training/ai-image/datasets.mjs';
+import { readManifest } from '../../packages/classifiers/training/ai-image/v6/manifest.mjs';
 import { auroc } from '../lib/auroc.mjs';
+import { printCorpusTables } from './corpusTable.mjs';
+import { printRobustness } from './robustness.mjs';
 
 requireDatasets();
 const at = process.argv.indexOf('--version');
@@ -25,10 +35,12 @@ console.log('dataset'.padEnd(46), 'version', '  n_ai', 'n_real', ' AUROC', '   T
 for (const version of versions) {
   const card = aiImageModelCard(version);
   const lgo = card.metrics.leave_generator_out;
-  console.log(
-    'ai-vs-real-train, leave-gen-out'.padEnd(46), String(version).padStart(7), String(lgo.n_ai).padStart(6),
-    String(lgo.n_real).padStart(6), fmt(lgo.auroc), fmt(lgo.tpr), fmt(lgo.fpr), ' (from the card)',
-  );
+  if (lgo) {
+    console.log(
+      'ai-vs-real-train, leave-gen-out'.padEnd(46), String(version).padStart(7), String(lgo.n_ai).padStart(6),
+      String(lgo.n_real).padStart(6), fmt(lgo.auroc), fmt(lgo.tpr), fmt(lgo.fpr), ' (from the card)',
+    );
+  }
   const scores = [];
   for (const [i, r] of rows.entries()) {
     const result = await classifier.classify(bytes[i], { version });
@@ -43,5 +55,25 @@ for (const version of versions) {
       set.padEnd(46), String(version).padStart(7), String(ai.length).padStart(6), String(real.length).padStart(6),
       fmt(auroc(ai, real)), fmt(pct(ai.map((p) => p >= 0.5))), fmt(pct(real.map((p) => p >= 0.5))),
     );
+  }
+}
+
+const CORPUS = resolve(import.meta.dirname, '../../packages/classifiers/training/out/ai-image-v6');
+if (!existsSync(join(CORPUS, 'manifest.csv'))) {
+  console.log(`\nskipped the version 6 tables: ${CORPUS}/manifest.csv not found (node packages/classifiers/training/ai-image/v6/build-corpus.mjs)`);
+} else {
+  if (!process.argv.includes('--skip-corpus')) await printCorpusTables(classifier, { perGroup: 40, readManifest });
+  if (!process.argv.includes('--skip-robustness')) {
+    const manifest = readManifest(CORPUS);
+    // The real photos train.py held apart for the threshold (same rule: SHA-256 of 'calib' + file below 0.15).
+    const calib = manifest.filter((r) => r.label === 'real' && parseInt(createHash('sha256').update('calib' + r.file).digest('hex').slice(0, 8), 16) / 2 ** 32 < 0.15);
+    const ai = manifest.filter((r) => r.label === 'ai');
+    const pick = (list, n) => list.filter((_, i) => i % Math.max(1, Math.floor(list.length / n)) === 0).slice(0, n);
+    const images = [
+      ...rows.filter((r) => r.dataset.startsWith('camera')).map((r) => readFileSync(r.path)),
+      ...pick(calib, 60).map((r) => readFileSync(join(CORPUS, r.file))),
+      ...pick(ai, 60).map((r) => readFileSync(join(CORPUS, r.file))),
+    ];
+    await printRobustness(classifier, images, versions.filter((v) => v === '5' || v === '6'));
   }
 }

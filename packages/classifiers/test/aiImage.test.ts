@@ -86,15 +86,15 @@ describe('Keras (TensorFlow.js) to ONNX conversion of the nsfwjs backbones', () 
 });
 
 describe('model versions', () => {
-  it('resolves 1 to 5, latest and the default, and refuses anything else as a BAD_REQUEST on version', () => {
-    expect(AI_IMAGE_VERSIONS).toEqual(['1', '2', '3', '4', '5']);
+  it('resolves 1 to 6, latest and the default, and refuses anything else as a BAD_REQUEST on version', () => {
+    expect(AI_IMAGE_VERSIONS).toEqual(['1', '2', '3', '4', '5', '6']);
     for (const v of AI_IMAGE_VERSIONS) {
       expect(resolveAiImageVersion(v)).toBe(v);
       expect(resolveAiImageVersion(Number(v))).toBe(v);
     }
     expect(resolveAiImageVersion(undefined)).toBe('5');
-    expect(resolveAiImageVersion('latest')).toBe('5');
-    for (const bad of ['6', '0', 'v5', '', '5.0', 'LATEST', 2.5]) {
+    expect(resolveAiImageVersion('latest')).toBe('6');
+    for (const bad of ['7', '0', 'v5', '', '5.0', 'LATEST', 2.5]) {
       const error = (() => {
         try {
           resolveAiImageVersion(bad);
@@ -122,13 +122,43 @@ describe('model versions', () => {
       for (const [name, backbone] of Object.entries(card.backbones)) {
         expect(backbone!.sha256).toBe(backboneDigest(name as 'mobilenet_v2'));
       }
+      expect(card.threshold).toEqual({ ai_probability: 0.5, human_score: 50 });
+      if (v === '6') continue; // its own protocol: the next test
       const lgo = card.metrics['leave_generator_out'] as { auroc: number; n_ai: number; n_real: number };
       expect(lgo.n_ai).toBeGreaterThan(200);
       expect(lgo.n_real).toBeGreaterThan(300);
       expect(lgo.auroc).toBeGreaterThan(0);
-      expect(card.threshold).toEqual({ ai_probability: 0.5, human_score: 50 });
     }
     expect(probes.size).toBe(AI_IMAGE_VERSIONS.length);
+  });
+
+  it('version 6 reads the artefact block and records leave-family-out and leave-source-out figures of its corpus', () => {
+    const card = aiImageModelCard('6');
+    expect(card.feature_blocks).toEqual([{ block: 'artefacts', start: 0, end: featureNames('artefacts').length }]);
+    expect(card.backbones).toEqual({});
+    const lofo = card.metrics['leave_family_out'] as { mean_auroc: number; per_family: Record<string, { n: number; auroc: number }> };
+    const loso = card.metrics['leave_source_out'] as { mean_auroc: number; per_source: Record<string, { kind: string; n: number }> };
+    const families = Object.values(lofo.per_family);
+    expect(families.length).toBeGreaterThanOrEqual(15);
+    expect(families.reduce((n, f) => n + f.n, 0)).toBeGreaterThan(5000);
+    expect(Object.values(loso.per_source).filter((s) => s.kind === 'real').reduce((n, s) => n + s.n, 0)).toBeGreaterThan(3000);
+    for (const f of families) expect(f.auroc).toBeGreaterThan(0.75);
+    expect(lofo.mean_auroc).toBeCloseTo(0.890, 3);
+    expect(loso.mean_auroc).toBeCloseTo(0.832, 3);
+    expect(card.metrics['calibration_split_fpr']).toBeLessThanOrEqual(0.02);
+  });
+
+  it("version 6's exported network gives the training script's probabilities for its reference rows", async () => {
+    const card = aiImageModelCard('6');
+    const session = await ort.InferenceSession.create(join(AI_IMAGE_MODELS_DIR, '6', card.file));
+    const references = card['reference'] as { features: number[]; ai_probability: number }[];
+    expect(references.length).toBe(5);
+    for (const r of references) {
+      const out = await session.run({ features: new ort.Tensor('float32', Float32Array.from(r.features), [1, card.feature_count]) });
+      expect((out['ai_probability']!.data as Float32Array)[0]).toBeCloseTo(r.ai_probability, 4);
+    }
+    // Three real photos held apart for the threshold and two AI images: the shipped threshold (0.5) separates them.
+    expect(references.map((r) => r.ai_probability >= 0.5)).toEqual([false, false, false, true, true]);
   });
 });
 
@@ -140,7 +170,7 @@ describe('AI-image classifier', () => {
     photo = await syntheticPhoto();
   });
 
-  it('gives each version its own model, and latest and the default version 5', async () => {
+  it('gives each version its own model, latest version 6 and the default version 5', async () => {
     const results = [];
     for (const v of AI_IMAGE_VERSIONS) {
       const r = await classifier.classify(photo, { version: v });
@@ -152,7 +182,7 @@ describe('AI-image classifier', () => {
       results.push(r.ai_probability);
     }
     expect(new Set(results).size).toBeGreaterThan(1);
-    expect(await classifier.classify(photo, { version: 'latest' })).toEqual({ ...(await classifier.classify(photo, { version: 5 })) });
+    expect(await classifier.classify(photo, { version: 'latest' })).toEqual({ ...(await classifier.classify(photo, { version: 6 })) });
     expect(await classifier.classify(photo)).toEqual(await classifier.classify(photo, { version: '5' }));
   }, 60_000);
 

@@ -131,11 +131,30 @@ describe('prepareArtefactView', () => {
     return sharp(rgb, { raw: { width, height, channels: 3 } }).png().toBuffer();
   }
 
-  it('cuts 512 px from an image whose shorter side reaches 512 after reduction', async () => {
-    const view = await prepareArtefactView(await png(1000, 700));
+  it('cuts the centre 512 px of a large image at its own resolution, through the JPEG q90 round trip', async () => {
+    const image = await png(1000, 700);
+    const view = await prepareArtefactView(image);
     expect(view.size).toBe(512);
     expect(view.y.length).toBe(512 * 512);
-    expect(view.y.every((v) => v >= 0 && v <= 255)).toBe(true);
+    const centre = await sharp(image).extract({ left: 244, top: 94, width: 512, height: 512 }).jpeg({ quality: 90, chromaSubsampling: '4:2:0' }).toBuffer();
+    const rgb = await sharp(centre).raw().toBuffer();
+    const expected = Float32Array.from({ length: 512 * 512 }, (_, i) => 0.299 * rgb[3 * i]! + 0.587 * rgb[3 * i + 1]! + 0.114 * rgb[3 * i + 2]!);
+    expect(view.y).toEqual(expected);
+  });
+
+  it('applies the EXIF orientation before cutting: the same pixels as the upright picture stored without it', async () => {
+    const upright = await png(700, 1000);
+    const raw = await sharp(upright).raw().toBuffer({ resolveWithObject: true });
+    // Stored lying on its side with orientation 6 (turn 90 degrees clockwise to display).
+    const lying = await sharp(raw.data, { raw: raw.info }).rotate(-90).jpeg({ quality: 95 }).withMetadata({ orientation: 6 }).toBuffer();
+    const displayed = await sharp(lying).rotate().png().toBuffer();
+    expect((await sharp(displayed).metadata()).width).toBe(700);
+    expect((await prepareArtefactView(lying)).y).toEqual((await prepareArtefactView(displayed)).y);
+  });
+
+  it('can still reduce first (the view compared against when version 6 was built)', async () => {
+    const view = await prepareArtefactView(await png(1600, 1200), { maxSide: 512, crop: 512, jpegQuality: 90 });
+    expect(view.size).toBe(512);
   });
 
   it('cuts 256 px from smaller images, enlarging those below 256', async () => {

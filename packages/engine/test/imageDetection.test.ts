@@ -166,8 +166,8 @@ describe('input errors: BAD_REQUEST, nothing charged, the classifier never calle
   });
 
   it('an unknown version, as a string or a number', async () => {
-    const message = 'version must be one of "5", "4", "3", "2", "1", "latest"';
-    await expectBadRequest({ image: photo.toString('base64'), version: '6' }, message);
+    const message = 'version must be one of "6", "5", "4", "3", "2", "1", "latest"';
+    await expectBadRequest({ image: photo.toString('base64'), version: '7' }, message);
     await expectBadRequest({ image: photo.toString('base64'), version: 'v5' }, message);
     await expectBadRequest({ image: photo.toString('base64'), version: 0 }, message);
     await expectBadRequest({ image: photo.toString('base64'), version: null }, message);
@@ -180,20 +180,20 @@ describe('input errors: BAD_REQUEST, nothing charged, the classifier never calle
 });
 
 describe('version', () => {
-  it('defaults to 5, resolves latest to 5, and passes a given version to the classifier', async () => {
+  it('defaults to 5, resolves latest to 6, and passes a given version to the classifier', async () => {
     const { engine, token, classifier } = await setup(0.2, 10_000);
     const image = photo.toString('base64');
     const versions: unknown[] = [];
-    for (const version of [undefined, 'latest', '5', '4', '3', '2', '1']) {
+    for (const version of [undefined, 'latest', '6', '5', '4', '3', '2', '1']) {
       const body = version === undefined ? { image } : { image, version };
       versions.push((await engine.execute('image-detection', body, { token })).result.version);
     }
-    expect(versions).toEqual(['5', '5', '5', '4', '3', '2', '1']);
-    expect(classifier.calls.map((c) => c.version)).toEqual(['5', '5', '5', '4', '3', '2', '1']);
+    expect(versions).toEqual(['5', '6', '6', '5', '4', '3', '2', '1']);
+    expect(classifier.calls.map((c) => c.version)).toEqual(['5', '6', '6', '5', '4', '3', '2', '1']);
   });
 
-  it('accepts exactly the spec versions', () => {
-    expect([...IMAGE_MODEL_VERSIONS]).toEqual(['5', '4', '3', '2', '1', 'latest']);
+  it('accepts exactly the spec versions and version 6', () => {
+    expect([...IMAGE_MODEL_VERSIONS]).toEqual(['6', '5', '4', '3', '2', '1', 'latest']);
   });
 
   it('agrees with the versions the classifier package registers', () => {
@@ -321,15 +321,19 @@ describe.skipIf(!realClassifierAvailable())('with the real default classifier (n
     expect(result.credits_used).toBe(300);
   });
 
-  it('reports version 1 when asked, and gives latest the same result as the default', async () => {
+  it('reports version 1 when asked, gives latest the result of version 6 and the default that of version 5', async () => {
     const { engine, token } = await meteredEngine();
     const png = (await sharp(photo).png().toBuffer()).toString('base64');
     const oldest = (await engine.execute('image-detection', { image: png, version: '1' }, { token })).result;
     expect(oldest.version).toBe('1');
     const latest = (await engine.execute('image-detection', { image: png, version: 'latest' }, { token })).result;
-    const again = (await engine.execute('image-detection', { image: png }, { token })).result;
-    expect(latest.version).toBe('5');
-    expect({ ...again, credits_remaining: 0 }).toEqual({ ...latest, credits_remaining: 0 });
+    const six = (await engine.execute('image-detection', { image: png, version: '6' }, { token })).result;
+    expect(latest.version).toBe('6');
+    expect({ ...six, credits_remaining: 0 }).toEqual({ ...latest, credits_remaining: 0 });
+    const byDefault = (await engine.execute('image-detection', { image: png }, { token })).result;
+    const five = (await engine.execute('image-detection', { image: png, version: '5' }, { token })).result;
+    expect(byDefault.version).toBe('5');
+    expect({ ...byDefault, credits_remaining: 0 }).toEqual({ ...five, credits_remaining: 0 });
   });
 
   it.skipIf(!C2PA_AI_DECLARATION)('scores an image whose C2PA manifest declares AI generation at most 1', async () => {

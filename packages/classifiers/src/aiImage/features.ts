@@ -3,6 +3,8 @@ import { ModelLoadError } from '../errors.js';
 import { cachedPromise } from '../runtime/promiseCache.js';
 import { BACKBONES, backboneOnnx } from './backbones.js';
 import type { BackboneName, BackboneTap } from './backbones.js';
+import { ARTEFACT_FEATURE_NAMES, artefactFeatures } from './artefactFeatures.js';
+import { prepareArtefactView } from './artefactView.js';
 import { HANDCRAFTED_FEATURE_NAMES, handcraftedFeatures } from './handcrafted.js';
 import { prepareViews, toPlanar, VIEW } from './prepare.js';
 import type { CropPosition, PreparedView } from './prepare.js';
@@ -16,6 +18,8 @@ import type { CropPosition, PreparedView } from './prepare.js';
  */
 export const FEATURE_BLOCKS = {
   handcrafted: { names: HANDCRAFTED_FEATURE_NAMES },
+  /** Version 6: generation artefacts on the luma view of artefactView.ts (its own view, the centre only). */
+  artefacts: { names: ARTEFACT_FEATURE_NAMES },
   mobilenet_v2: {
     taps: [
       { layer: 'block_2_add', stats: ['mean', 'std'] },
@@ -39,6 +43,7 @@ export const FEATURE_BLOCKS = {
   },
 } as const satisfies {
   handcrafted: { names: readonly string[] };
+  artefacts: { names: readonly string[] };
   mobilenet_v2: { taps: readonly BackboneTap[]; channels: readonly number[] };
   inception_v3: { taps: readonly BackboneTap[]; channels: readonly number[] };
 };
@@ -47,7 +52,7 @@ export type FeatureBlock = keyof typeof FEATURE_BLOCKS;
 
 /** Column names of a feature block, in output order (`<layer>/<stat>/<channel>` for the backbones). */
 export function featureNames(block: FeatureBlock): string[] {
-  if (block === 'handcrafted') return [...FEATURE_BLOCKS.handcrafted.names];
+  if (block === 'handcrafted' || block === 'artefacts') return [...FEATURE_BLOCKS[block].names];
   const spec = FEATURE_BLOCKS[block];
   return spec.taps.flatMap((tap, i) =>
     tap.stats.flatMap((stat) => Array.from({ length: spec.channels[i]! }, (_, c) => `${tap.layer}/${stat}/${c}`)),
@@ -66,9 +71,15 @@ export class FeatureExtractor {
     blocks: readonly FeatureBlock[],
     positions: readonly CropPosition[] = ['centre'],
   ): Promise<Record<FeatureBlock, Float32Array>[]> {
-    const views = await prepareViews(image, VIEW, positions);
     const results: Record<FeatureBlock, Float32Array>[] = positions.map(() => ({}) as Record<FeatureBlock, Float32Array>);
-    for (const block of blocks) {
+    if (blocks.includes('artefacts')) {
+      if (positions.length !== 1 || positions[0] !== 'centre') throw new RangeError('the artefacts block has the centre view only');
+      results[0]!.artefacts = artefactFeatures(await prepareArtefactView(image));
+    }
+    const others = blocks.filter((b) => b !== 'artefacts');
+    if (others.length === 0) return results;
+    const views = await prepareViews(image, VIEW, positions);
+    for (const block of others) {
       if (block === 'handcrafted') {
         views.forEach((view, i) => (results[i]![block] = handcraftedFeatures(view)));
       } else {

@@ -1,14 +1,18 @@
 import { InvalidInputError } from '../errors.js';
 
 /** The AI-image model versions the API accepts, oldest first (`version` in /v2/image-detection). */
-export const AI_IMAGE_VERSIONS = ['1', '2', '3', '4', '5'] as const;
+export const AI_IMAGE_VERSIONS = ['1', '2', '3', '4', '5', '6'] as const;
 export type AiImageVersion = (typeof AI_IMAGE_VERSIONS)[number];
 
 /** Version used when the request names none (spec: default 5). */
 export const DEFAULT_AI_IMAGE_VERSION: AiImageVersion = '5';
 
-/** Version `latest` selects: the newest registered. */
-export const LATEST_AI_IMAGE_VERSION: AiImageVersion = AI_IMAGE_VERSIONS[AI_IMAGE_VERSIONS.length - 1]!;
+/**
+ * Version `latest` selects: the newest version that beat its predecessor on the leave-generator-out and
+ * leave-source-out table (see the package README): 6 (mean AUROC 0.890 against 0.779 over the generator families,
+ * 0.883 against 0.729 over the sources both were measured on; real-photo false positives 5.8% against 16.3%).
+ */
+export const LATEST_AI_IMAGE_VERSION: AiImageVersion = '6';
 
 /**
  * The model version a request's `version` field selects: absent gives the default, `latest` the newest, and

@@ -13,7 +13,7 @@ export function requireDatasets() {
 }
 
 /** Minimal CSV reader (quoted fields with doubled quotes). */
-function parseCsv(text) {
+export function parseCsv(text) {
   const rows = [];
   let row = [];
   let field = '';

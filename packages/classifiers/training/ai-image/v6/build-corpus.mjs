@@ -1,0 +1,144 @@
+// Builds the version 6 AI-image corpus: the images SOURCES picks from the vetted public repositories (copies made
+// by the `fetch` tool under CONTENT_ANALYSIS_MIRRORS, default /work/.mirror, each `<owner>+<name>/repo`, a bare git
+// directory) plus ../shared/datasets/images/ai-vs-real-train, into training/out/ai-image-v6/ (git-ignored):
+// `images/<source>/<file>` and `manifest.csv` (one row per kept image: source, repository, commit, path, licence,
+// label, family, width, height, format, sha256, dhash). Left out: files the copy lacks (4 MiB or more), files sharp cannot decode, images under
+// 256 px on the shorter side (the API minimum), exact copies (SHA-256) and near copies (64-bit difference hash
+// within 4 bits) across and within sources, keeping the first seen; an image whose near copy carries the other
+// label is dropped on both sides. Usage: node training/ai-image/v6/build-corpus.mjs
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import sharp from 'sharp';
+import { trainingImages } from '../datasets.mjs';
+import { DATASETS_DIR } from '../../datasets.mjs';
+import { SOURCES } from './sources.mjs';
+
+const MIRRORS = process.env.CONTENT_ANALYSIS_MIRRORS ?? '/work/.mirror';
+const OUT = resolve(import.meta.dirname, '../../out/ai-image-v6');
+const MIN_SIDE = 256;
+const NEAR_BITS = 4;
+
+const git = (dir, args) => execFileSync('git', ['--git-dir', dir, ...args], { maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] });
+
+/** Deterministic sample of `limit` items (by SHA-256 of the path), so reruns pick the same files. */
+function sample(items, limit) {
+  if (!limit || items.length <= limit) return items;
+  const key = (p) => createHash('sha256').update(p).digest('hex');
+  return [...items].sort((a, b) => key(a).localeCompare(key(b))).slice(0, limit).sort();
+}
+
+/** 64-bit difference hash (Krawetz): 9 x 8 grey thumbnail, one bit per horizontal neighbour comparison. */
+async function dhash(bytes) {
+  const px = await sharp(bytes).rotate().greyscale().resize(9, 8, { fit: 'fill', kernel: 'lanczos3' }).raw().toBuffer();
+  let h = 0n;
+  for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) h = (h << 1n) | (px[y * 9 + x] < px[y * 9 + x + 1] ? 1n : 0n);
+  return h;
+}
+
+function popcount(v) {
+  let n = 0;
+  while (v) (v &= v - 1n), n++;
+  return n;
+}
+
+/** Candidate files of every source: {source, repo, commit, path, licence, label, family, read()}. */
+function* candidates() {
+  for (const source of SOURCES) {
+    const dir = join(MIRRORS, source.repo.replace('/', '+'), 'repo');
+    if (!existsSync(dir)) {
+      console.log(`missing ${source.repo}: copy it with the fetch tool (github:${source.repo}) or set CONTENT_ANALYSIS_MIRRORS`);
+      continue;
+    }
+    const head = git(dir, ['rev-parse', 'HEAD']).toString().trim();
+    const commit = head.startsWith(source.commit) ? head : git(dir, ['rev-parse', `${source.commit}^{commit}`]).toString().trim();
+    const files = git(dir, ['ls-tree', '-r', '--name-only', commit]).toString().split('\n').filter(Boolean);
+    const read = (path) => git(dir, ['cat-file', 'blob', `${commit}:${path}`]);
+    const context = source.prepare ? source.prepare((p) => read(p).toString('utf8'), files) : undefined;
+    const picked = files.map((path) => ({ path, family: source.pick(path, context) })).filter((f) => f.family);
+    const kept = new Set(sample(picked.map((f) => f.path), source.limit));
+    for (const { path, family } of picked.filter((f) => kept.has(f.path))) {
+      yield { source: source.id, repo: source.repo, commit, path, licence: source.licence, label: source.label, family, read: () => read(path) };
+    }
+  }
+  for (const r of trainingImages()) {
+    yield {
+      source: `avrt-${r.subset}`, repo: 'shared/datasets/images/ai-vs-real-train', commit: '', path: r.path.slice(DATASETS_DIR.length + 1),
+      licence: 'see the subset README', label: r.label === 1 ? 'ai' : 'real', family: r.label === 1 ? r.family : 'benchmark photo',
+      read: () => readFileSync(r.path),
+    };
+  }
+}
+
+rmSync(join(OUT, 'images'), { recursive: true, force: true });
+mkdirSync(join(OUT, 'images'), { recursive: true });
+const kept = [];
+const bySha = new Map();
+const dropped = { absent: 0, undecodable: 0, small: 0, exact: 0, near: 0, cross_label: 0 };
+const started = Date.now();
+let seen = 0;
+for (const c of candidates()) {
+  seen++;
+  let bytes;
+  try {
+    bytes = c.read();
+  } catch {
+    dropped.absent++; // the copy leaves out files of 4 MiB or more
+    continue;
+  }
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  if (bySha.has(sha256)) {
+    dropped.exact++;
+    if (bySha.get(sha256).label !== c.label) bySha.get(sha256).conflict = true;
+    continue;
+  }
+  let meta;
+  let hash;
+  try {
+    meta = await sharp(bytes).metadata();
+    hash = await dhash(bytes);
+  } catch {
+    dropped.undecodable++;
+    continue;
+  }
+  const { width, height } = meta.autoOrient ?? meta;
+  if (Math.min(width, height) < MIN_SIDE) {
+    dropped.small++;
+    continue;
+  }
+  const near = kept.find((k) => popcount(k.hash ^ hash) <= NEAR_BITS);
+  if (near) {
+    dropped.near++;
+    if (near.label !== c.label) near.conflict = true;
+    continue;
+  }
+  const name = c.path.replace(/[^A-Za-z0-9._-]+/g, '_');
+  const file = join('images', c.source, name);
+  mkdirSync(join(OUT, 'images', c.source), { recursive: true });
+  writeFileSync(join(OUT, file), bytes);
+  const row = { ...c, file, width, height, format: meta.format, sha256, hash };
+  delete row.read;
+  kept.push(row);
+  bySha.set(sha256, row);
+  if (seen % 500 === 0) console.log(`${seen} files, ${kept.length} kept, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}
+const rows = kept.filter((k) => !k.conflict);
+dropped.cross_label = kept.length - rows.length;
+for (const k of kept.filter((k) => k.conflict)) rmSync(join(OUT, k.file));
+const columns = ['file', 'source', 'repo', 'commit', 'path', 'licence', 'label', 'family', 'width', 'height', 'format', 'sha256', 'dhash'];
+const csv = (v) => (/[",\n]/.test(String(v)) ? `"${String(v).replaceAll('"', '""')}"` : String(v));
+writeFileSync(
+  join(OUT, 'manifest.csv'),
+  [columns.join(','), ...rows.map((r) => columns.map((c) => csv(c === 'dhash' ? r.hash.toString(16).padStart(16, '0') : r[c])).join(','))].join('\n') + '\n',
+);
+const count = (key) => Object.fromEntries([...new Set(rows.map((r) => r[key]))].sort().map((v) => [v, rows.filter((r) => r[key] === v).length]));
+const summary = {
+  built: new Date().toISOString(), candidates: seen, kept: rows.length, dropped,
+  by_label: count('label'),
+  families: count('family'),
+  by_source: count('source'),
+};
+for (const r of rows) delete r.hash;
+writeFileSync(join(OUT, 'manifest.json'), JSON.stringify(summary, null, 1) + '\n');
+console.log(JSON.stringify(summary, null, 1));

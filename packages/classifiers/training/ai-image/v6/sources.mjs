@@ -1,0 +1,137 @@
+// The public repositories the version 6 AI-image corpus is built from: the sets vetted in
+// ../shared/datasets/SOURCES.md, each pinned to the commit that was vetted, with the rule that picks its images and
+// names their generator family (AI) or the kind of photo (real). Nothing here is on SOURCES.md's reserved list.
+
+/** Tweet ids are snowflakes: milliseconds since the Twitter epoch in the bits above 22. */
+function tweetDate(id) {
+  return new Date(Number(BigInt(id) >> 22n) + 1288834974657);
+}
+
+/** The day GPT-5 / Nano Banana era posts begin in songguoxs/gpt4o-image-prompts (SOURCES.md: dated by post). */
+const GPT4O_ERA_END = new Date('2025-08-26T00:00:00Z');
+
+/**
+ * songguoxs/gpt4o-image-prompts: one Markdown section per case with its model (`模型：X`) and the tweet it was
+ * reposted from. Only the case's own output image `images/<N>.<ext>` is taken: the extra images of a case
+ * (`<N>-2.jpeg`, ...) include the reference photos users attached. A case without a model is a GPT-4o /
+ * gpt-image-1 output when posted before 2025-08-26; later unlabelled cases are left out.
+ */
+export function songguoxsCases(markdownFiles) {
+  const cases = new Map();
+  for (const text of markdownFiles) {
+    for (const m of text.matchAll(/##\s*案例\s*(\d+)[^\n]*?status\/(\d+)[^\n]*/g)) {
+      const line = m[0];
+      const model = /模型[：:]\s*([^\n(]+)/.exec(line)?.[1]?.trim().toLowerCase() ?? '';
+      cases.set(m[1], { model, posted: tweetDate(m[2]) });
+    }
+  }
+  return cases;
+}
+
+function songguoxsFamily(model, posted) {
+  if (model.includes('banana pro')) return 'nano-banana-pro';
+  if (model.includes('banana')) return 'nano-banana';
+  if (model.includes('grok')) return 'grok';
+  if (model.includes('gpt') || model.includes('4o')) return posted < GPT4O_ERA_END ? 'gpt-image' : null;
+  if (model === '' && posted < GPT4O_ERA_END) return 'gpt-image';
+  return null;
+}
+
+const DCSAN_MODELS = {
+  ldif: 'latent-diffusion', dmin: 'dalle-mini', glid3: 'glid3', midj: 'midjourney-v3', disco: 'disco-diffusion',
+  simu: 'simulacra', stab: 'stable-diffusion', dal2: 'dalle2', mdif: 'majesty-diffusion',
+};
+
+/**
+ * Each source: repository, vetted commit (prefix), licence, label, and `pick(path, context)` returning the family
+ * (AI) or photo kind (real) of a file, or null to leave it out. `context` holds what `prepare` read first.
+ */
+export const SOURCES = [
+  {
+    id: 'songguoxs', repo: 'songguoxs/gpt4o-image-prompts', commit: '27ee9f06bcf7', licence: 'none stated (reposted from X)',
+    label: 'ai',
+    prepare: (read, files) => songguoxsCases(files.filter((f) => /^(README|\d+)\.md$/.test(f)).map(read)),
+    pick(path, cases) {
+      const m = /^images\/(\d+)\.(png|jpe?g|webp)$/i.exec(path);
+      const c = m && cases.get(m[1]);
+      return c ? songguoxsFamily(c.model, c.posted) : null;
+    },
+  },
+  {
+    id: 'samuxbuilds', repo: 'samuxbuilds/awesome-prompts', commit: '43c81bb3af69', licence: 'MIT', label: 'ai',
+    pick: (path) => (/^public\/media\/.+\.webp$/i.test(path) ? 'nano-banana' : null),
+  },
+  {
+    id: 'picotrex', repo: 'PicoTrex/Awesome-Nano-Banana-images', commit: '7d344750a40e', licence: 'Apache-2.0', label: 'ai',
+    pick: (path) => (/^images\/case\d+\/output[^/]*\.(png|jpe?g|webp)$/i.test(path) ? 'nano-banana' : null),
+  },
+  {
+    id: 'aimikoda', repo: 'aimikoda/awesome-nano-banana-pro', commit: '378b0b18f49f', licence: 'CC BY 4.0', label: 'ai',
+    pick: (path) => (/^images\/.+\.(png|jpe?g|webp)$/i.test(path) ? 'nano-banana-pro' : null),
+  },
+  {
+    id: 'jamez-bondos', repo: 'jamez-bondos/awesome-gpt4o-images', commit: '3ed4dbb0f1ae', licence: 'CC BY 4.0 (gpt-image-1 folder: OpenAI notice)',
+    label: 'ai',
+    pick: (path) => (/^(cases\/\d+|gpt-image-1\/examples)\/[^/]+\.(png|jpe?g|webp)$/i.test(path) ? 'gpt-image' : null),
+  },
+  {
+    id: 'andygock-flux', repo: 'andygock/FLUX-Style-CheatSheet', commit: '8f532cbc5ee3', licence: 'MIT; FLUX-dev output terms', label: 'ai',
+    pick: (path) => (/^img\/flux\/[^/]+\.webp$/i.test(path) ? 'flux' : null),
+  },
+  {
+    id: 'bfl-flux', repo: 'black-forest-labs/flux', commit: '802fb4713906', licence: 'Apache-2.0 (repository)', label: 'ai',
+    pick: (path) => (/^assets\/(cup|robot|dev_grid|schnell_grid|grid|flux-1-krea-dev-grid)\.(png|jpe?g|webp)$/i.test(path) ? 'flux' : null),
+  },
+  {
+    id: 'supagruen-sd15', repo: 'SupaGruen/StableDiffusion-CheatSheet', commit: '169c57dce400', licence: 'MIT', label: 'ai',
+    pick: (path) => (/^img\/[^/]+\.webp$/i.test(path) ? 'stable-diffusion' : null),
+  },
+  {
+    id: 'sd35-artists', repo: 'EnragedAntelope/Artists-SD35L', commit: 'f28b471e3bc9', licence: 'MIT', label: 'ai',
+    pick: (path) => (/^gallery-assets\/[^/]+\.(png|jpe?g|webp)$/i.test(path) ? 'sd3' : null),
+  },
+  {
+    id: 'hunyuan-dit', repo: 'Tencent/HunyuanDiT', commit: '368280ec3511', licence: 'Tencent Hunyuan community licence (repository)', label: 'ai',
+    pick: (path) =>
+      /^(ipadapter\/asset\/output|controlnet\/asset\/output|lora\/asset\/porcelain\/inference)\/[^/]+\.(png|jpe?g)$/i.test(path) ||
+      path === 'comfyui/hunyuan_dit_1.2_example.png'
+        ? 'hunyuan-dit'
+        : null,
+  },
+  {
+    id: 'kandinsky-3', repo: 'ai-forever/Kandinsky-3', commit: 'a4c9e92e4d9b', licence: 'Apache-2.0 (repository)', label: 'ai',
+    pick: (path) => (/^assets\/(photo_\d+|kandinsky|butterly_effect)\.jpg$/i.test(path) ? 'kandinsky' : null),
+  },
+  {
+    id: 'dcsan-imagen', repo: 'dcsan/imagen', commit: 'c6f37ebed13e', licence: 'none stated', label: 'ai',
+    pick(path) {
+      const m = /^output\/renders\/[^/]+\/([a-z0-9]+)(-\d+)?\.(png|jpe?g)$/i.exec(path);
+      return m ? (DCSAN_MODELS[m[1]] ?? null) : null;
+    },
+  },
+  {
+    id: 'digicam', repo: 'drewnoakes/digicam_corpus', commit: '6385e5eacf2d', licence: 'CC0', label: 'real',
+    pick: (path) => (/^[^/]+\/[^/]+\/.+\.(jpe?g|png|heic)$/i.test(path) ? 'camera original' : null),
+  },
+  {
+    id: 'metadata-extractor', repo: 'drewnoakes/metadata-extractor-images', commit: '4beba6404878', licence: 'free to use however you wish',
+    label: 'real',
+    pick: (path) => (/^jpg\/[^/]+\.jpe?g$/i.test(path) ? 'camera or phone photo' : null),
+  },
+  {
+    id: 'imagenet-samples', repo: 'EliSchwartz/imagenet-sample-images', commit: 'bc69043e2862', licence: 'ImageNet terms (non-commercial research)',
+    label: 'real',
+    pick: (path) => (/^n\d+_[^/]+\.jpe?g$/i.test(path) ? 'web photo (ImageNet)' : null),
+  },
+  {
+    id: 'bsds500', repo: 'BIDS/BSDS500', commit: 'a04b7c6c3a9f', licence: 'research and education only', label: 'real',
+    pick: (path) => (/^BSDS500\/data\/images\/(train|val|test)\/\d+\.jpg$/i.test(path) ? 'stock photo (Corel, BSDS)' : null),
+  },
+  {
+    id: 'flowers102', repo: 'kahraman-mustafa/flower-classifier-pytorch-ai', commit: '9469a8f2f4c1', licence: 'none stated (Oxford-102 research set)',
+    label: 'real',
+    // One subject only: a sample, so that flowers do not become what "real" means.
+    limit: 2400,
+    pick: (path) => (/^flowers\/(train|valid|test)\/\d+\/[^/]+\.jpg$/i.test(path) ? 'flower photo (Oxford-102)' : null),
+  },
+];
