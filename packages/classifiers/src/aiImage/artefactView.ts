@@ -1,6 +1,7 @@
 import sharp from 'sharp';
-import type { OutputInfo } from 'sharp';
 import { InvalidInputError } from '../errors.js';
+import { enlargeToSide, normalisedSquare } from './prepare.js';
+import type { RawRgb } from './prepare.js';
 
 /**
  * The view the artefact features of model version 6 read: the centre 512 x 512 square of the image at its own
@@ -59,44 +60,28 @@ export async function prepareArtefactView(image: Uint8Array, spec: ArtefactViewS
         .raw()
         .toBuffer()
         .catch(fail);
-      return roundTrip(rgb, size, size, size, spec.jpegQuality);
+      return lumaView({ data: rgb, width: size, height: size }, size, spec.jpegQuality);
     }
   }
-  let decoded: { data: Buffer; info: OutputInfo };
+  let decoded: RawRgb;
   try {
     const pipeline = input().rotate().flatten({ background: '#ffffff' }).toColourspace('srgb');
     if (Number.isFinite(spec.maxSide)) {
       pipeline.resize({ width: spec.maxSide, height: spec.maxSide, fit: 'outside', withoutEnlargement: true, kernel: 'lanczos3' });
     }
-    decoded = await pipeline.removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await pipeline.removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    decoded = { data, width: info.width, height: info.height };
   } catch (error) {
     return fail(error);
   }
-  let { data } = decoded;
-  let { width, height } = decoded.info;
-  if (Math.min(width, height) < SMALL_CROP) {
-    const scale = SMALL_CROP / Math.min(width, height);
-    const enlargedWidth = Math.max(SMALL_CROP, Math.round(width * scale));
-    const enlargedHeight = Math.max(SMALL_CROP, Math.round(height * scale));
-    data = await sharp(data, { raw: { width, height, channels: 3 } })
-      .resize({ width: enlargedWidth, height: enlargedHeight, fit: 'fill', kernel: 'lanczos3' })
-      .raw()
-      .toBuffer();
-    width = enlargedWidth;
-    height = enlargedHeight;
-  }
-  const size = Math.min(width, height) >= spec.crop ? spec.crop : SMALL_CROP;
-  return roundTrip(data, width, height, size, spec.jpegQuality);
+  const pixels = await enlargeToSide(decoded, SMALL_CROP);
+  return lumaView(pixels, Math.min(pixels.width, pixels.height) >= spec.crop ? spec.crop : SMALL_CROP, spec.jpegQuality);
 }
 
-/** The centre `size` square of interleaved RGB, through a JPEG round trip (4:2:0), as luma. */
-async function roundTrip(rgb: Buffer, width: number, height: number, size: number, quality: number): Promise<LumaView> {
-  const jpeg = await sharp(rgb, { raw: { width, height, channels: 3 } })
-    .extract({ left: (width - size) >> 1, top: (height - size) >> 1, width: size, height: size })
-    .jpeg({ quality, chromaSubsampling: '4:2:0', mozjpeg: false })
-    .toBuffer();
-  const decoded = await sharp(jpeg).removeAlpha().raw().toBuffer();
-  return { size, y: lumaOf(decoded, size * size) };
+/** The luma of the centre `size` square after the normalising JPEG round trip. */
+async function lumaView(image: RawRgb, size: number, quality: number): Promise<LumaView> {
+  const rgb = await normalisedSquare(image, (image.width - size) >> 1, (image.height - size) >> 1, size, quality);
+  return { size, y: lumaOf(rgb, size * size) };
 }
 
 /** ITU-R BT.601 luma of interleaved 8-bit RGB. */

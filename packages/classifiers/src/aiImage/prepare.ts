@@ -57,31 +57,47 @@ export async function prepareViews(
   } catch (error) {
     throw new InvalidInputError('image', 'a decodable JPEG, PNG, WebP, GIF, TIFF or AVIF image', image, { cause: error });
   }
-  let { data, info } = base;
-  let width = info.width;
-  let height = info.height;
-  if (Math.min(width, height) < spec.crop) {
-    const scale = spec.crop / Math.min(width, height);
-    width = Math.max(spec.crop, Math.round(width * scale));
-    height = Math.max(spec.crop, Math.round(height * scale));
-    data = await sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } })
-      .resize({ width, height, fit: 'fill', kernel: 'lanczos3' })
-      .raw()
-      .toBuffer();
-    info = { ...info, width, height };
-  }
+  const { data, width, height } = await enlargeToSide({ data: base.data, width: base.info.width, height: base.info.height }, spec.crop);
   const views: PreparedView[] = [];
   for (const position of positions) {
     const left = position === 'centre' ? (width - spec.crop) >> 1 : position === 'top-left' ? 0 : width - spec.crop;
     const top = position === 'centre' ? (height - spec.crop) >> 1 : position === 'top-left' ? 0 : height - spec.crop;
-    const jpeg = await sharp(data, { raw: { width, height, channels: 3 } })
-      .extract({ left, top, width: spec.crop, height: spec.crop })
-      .jpeg({ quality: NORMALISING_JPEG_QUALITY, chromaSubsampling: '4:2:0', mozjpeg: false })
-      .toBuffer();
-    const rgb = await sharp(jpeg).removeAlpha().raw().toBuffer();
+    const rgb = await normalisedSquare({ data, width, height }, left, top, spec.crop, NORMALISING_JPEG_QUALITY);
     views.push({ size: spec.crop, rgb: new Uint8Array(rgb.buffer, rgb.byteOffset, rgb.byteLength) });
   }
   return views;
+}
+
+/** Interleaved 8-bit RGB pixels. */
+export interface RawRgb {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+/** The image itself when its shorter side reaches `side`; otherwise enlarged (Lanczos-3) until it does. */
+export async function enlargeToSide(image: RawRgb, side: number): Promise<RawRgb> {
+  const { data, width, height } = image;
+  if (Math.min(width, height) >= side) return image;
+  const scale = side / Math.min(width, height);
+  const enlarged = { width: Math.max(side, Math.round(width * scale)), height: Math.max(side, Math.round(height * scale)) };
+  return {
+    data: await sharp(data, { raw: { width, height, channels: 3 } }).resize({ ...enlarged, fit: 'fill', kernel: 'lanczos3' }).raw().toBuffer(),
+    ...enlarged,
+  };
+}
+
+/**
+ * The `size` x `size` square at (`left`, `top`) after a JPEG round trip (4:2:0 chroma, libjpeg's encoder), as
+ * interleaved RGB: every view's last compression, whatever the input's.
+ */
+export async function normalisedSquare(image: RawRgb, left: number, top: number, size: number, quality: number): Promise<Buffer> {
+  const { data, width, height } = image;
+  const jpeg = await sharp(data, { raw: { width, height, channels: 3 } })
+    .extract({ left, top, width: size, height: size })
+    .jpeg({ quality, chromaSubsampling: '4:2:0', mozjpeg: false })
+    .toBuffer();
+  return sharp(jpeg).removeAlpha().raw().toBuffer();
 }
 
 /** Planar float input of a backbone ([3, size, size], values in [0, 1] as nsfwjs trained them) from the centre of a view. */
