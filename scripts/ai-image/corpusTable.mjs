@@ -7,7 +7,8 @@ import { join, resolve } from 'node:path';
 import { aiImageModelCard } from '../../packages/classifiers/dist/index.js';
 import { auroc } from '../lib/auroc.mjs';
 
-const CORPUS = resolve(import.meta.dirname, '../../packages/classifiers/training/out/ai-image-v6');
+/** Where build-corpus.mjs writes the version 6 corpus. */
+export const CORPUS = resolve(import.meta.dirname, '../../packages/classifiers/training/out/ai-image-v6');
 const fmt = (v, w = 6) => (v === null || v === undefined || Number.isNaN(v) ? '-'.padStart(w) : v.toFixed(3).padStart(w));
 
 /** Every `step`-th manifest row of each family (AI) or source (real), at most `cap` of each. */
@@ -24,10 +25,11 @@ function sample(rows, key, cap) {
   });
 }
 
-export async function printCorpusTables(classifier, { perGroup = 40, readManifest }) {
+/** Prints both tables; `manifest`: the corpus rows (readManifest), `perGroup`: version 5's sample per family. */
+export async function printCorpusTables(classifier, manifest, { perGroup = 40 } = {}) {
   const card = aiImageModelCard('6');
   const m = card.metrics;
-  const rows = readManifest(CORPUS).filter((r) => !r.source.startsWith('avrt-'));
+  const rows = manifest.filter((r) => !r.source.startsWith('avrt-'));
   const picked = [...sample(rows.filter((r) => r.label === 'ai'), 'family', perGroup), ...sample(rows.filter((r) => r.label === 'real'), 'source', 2 * perGroup)];
   const v5 = new Map();
   for (const r of picked) v5.set(r.file, (await classifier.classify(readFileSync(join(CORPUS, r.file)), { version: '5' })).ai_probability);

@@ -11,14 +11,14 @@
 // Usage: node scripts/ai-image/evaluate.mjs [--version N] [--skip-corpus] [--skip-robustness]   (after npm run build)
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import {
   AI_IMAGE_VERSIONS, aiImageModelCard, createAiImageClassifier,
 } from '../../packages/classifiers/dist/index.js';
 import { evaluationImages, requireDatasets } from '../../packages/classifiers/training/ai-image/datasets.mjs';
 import { readManifest } from '../../packages/classifiers/training/ai-image/v6/manifest.mjs';
 import { auroc } from '../lib/auroc.mjs';
-import { printCorpusTables } from './corpusTable.mjs';
+import { CORPUS, printCorpusTables } from './corpusTable.mjs';
 import { printRobustness } from './robustness.mjs';
 
 requireDatasets();
@@ -58,13 +58,12 @@ for (const version of versions) {
   }
 }
 
-const CORPUS = resolve(import.meta.dirname, '../../packages/classifiers/training/out/ai-image-v6');
 if (!existsSync(join(CORPUS, 'manifest.csv'))) {
   console.log(`\nskipped the version 6 tables: ${CORPUS}/manifest.csv not found (node packages/classifiers/training/ai-image/v6/build-corpus.mjs)`);
 } else {
-  if (!process.argv.includes('--skip-corpus')) await printCorpusTables(classifier, { perGroup: 40, readManifest });
+  const manifest = readManifest(CORPUS);
+  if (!process.argv.includes('--skip-corpus')) await printCorpusTables(classifier, manifest, { perGroup: 40 });
   if (!process.argv.includes('--skip-robustness')) {
-    const manifest = readManifest(CORPUS);
     // The real photos train.py held apart for the threshold (same rule: SHA-256 of 'calib' + file below 0.15).
     const calib = manifest.filter((r) => r.label === 'real' && parseInt(createHash('sha256').update('calib' + r.file).digest('hex').slice(0, 8), 16) / 2 ** 32 < 0.15);
     const ai = manifest.filter((r) => r.label === 'ai');

@@ -17,15 +17,16 @@ export const TRANSFORMS = {
   screenshot: (img, w) => img.resize(Math.round(w * 0.8), null, { kernel: 'cubic' }).png({ compressionLevel: 6 }),
 };
 
-/** Prints the table for `files` (paths or {bytes}) and `versions`. */
+/** Prints the table for `images` (encoded bytes) and `versions`. */
 export async function printRobustness(classifier, images, versions) {
   const variants = [];
   for (const bytes of images) {
     const { width, height } = (await sharp(bytes).metadata()).autoOrient;
     const v = { original: bytes };
     for (const [name, make] of Object.entries(TRANSFORMS)) {
-      const w = name.startsWith('resize 0.5') && Math.min(width, height) < 512 ? null : width;
-      v[name] = w === null ? null : await make(sharp(bytes).rotate(), width, height).toBuffer();
+      // Halving an image under 512 px would take it below the API's 256 px minimum: left out.
+      const belowMinimum = name === 'resize 0.5x' && Math.min(width, height) < 512;
+      v[name] = belowMinimum ? null : await make(sharp(bytes).rotate(), width, height).toBuffer();
     }
     variants.push(v);
   }
