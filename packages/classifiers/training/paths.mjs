@@ -1,4 +1,6 @@
+import { createReadStream, existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -33,3 +35,21 @@ export const FIXED_INPUT =
   'The committee met on Tuesday to discuss the budget for next year. Several members argued that the road repairs ' +
   'could wait, while others pointed to the flooding last spring. After two hours, they agreed to fund the bridge ' +
   'first and to revisit the rest in March. Nobody was entirely happy, which the chair said was probably a good sign.';
+
+/**
+ * The rows of the AI-text corpus (out/corpus/rows.jsonl, written by training/corpus/build_corpus.py), parsed, one at
+ * a time. Checks at the call, before anything is read or written, and exits with a message when the corpus has not
+ * been built.
+ */
+export function corpusRows() {
+  const corpus = resolve(OUT_DIR, 'corpus/rows.jsonl');
+  if (!existsSync(corpus)) {
+    console.error(`${corpus} not found: run training/corpus/build_corpus.py first (skipping)`);
+    process.exit(0);
+  }
+  return (async function* rows() {
+    for await (const line of createInterface({ input: createReadStream(corpus), crlfDelay: Infinity })) {
+      if (line.trim() !== '') yield JSON.parse(line);
+    }
+  })();
+}

@@ -6,12 +6,11 @@
 // most 1 - HUMAN_QUANTILE of each domain's calib texts is flagged. Writes `calibration`, `fixed_input` and the calib
 // AUROC into models/ai-text/<version>/card.json.
 // Usage: [AI_TEXT_VERSION=2.1.0] node packages/classifiers/training/v2/calibrate.mjs
-import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { createAiTextScorer } from '../../dist/index.js';
 import { auroc } from '../../../../scripts/lib/auroc.mjs';
-import { FIXED_INPUT, OUT_DIR } from '../paths.mjs';
+import { corpusRows, FIXED_INPUT } from '../paths.mjs';
 
 const HUMAN_QUANTILE = 0.998;
 const MIN_DOMAIN_ROWS = 25;
@@ -34,10 +33,7 @@ function quantile(values, q) {
 
 const human = []; // {domain, chars, raw}
 const docs = { human: [], ai: [] };
-const lines = createInterface({ input: createReadStream(resolve(OUT_DIR, 'corpus/rows.jsonl')), crlfDelay: Infinity });
-for await (const line of lines) {
-  if (line.trim() === '') continue;
-  const r = JSON.parse(line);
+for await (const r of corpusRows()) {
   if (r.split !== 'calib') continue;
   const scores = await windowScores(r.text, r.label === 0 ? WINDOW_CHARS : []);
   if (scores.length === 0) continue;

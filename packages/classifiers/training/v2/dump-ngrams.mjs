@@ -4,18 +4,13 @@
 // counts divided by the row's characters, word n-gram counts by its words); out/v2/rows.jsonl the row metadata with
 // its offset. Train and calib rows are cut to their first MAX_TRAIN_CHARS canonical characters (memory); test rows
 // are whole. Usage: node packages/classifiers/training/v2/dump-ngrams.mjs
-import { createReadStream, createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { canonicalSentences, ngramSlots, normalizeText } from '../../dist/index.js';
-import { OUT_DIR } from '../paths.mjs';
+import { corpusRows, OUT_DIR } from '../paths.mjs';
 
 const MAX_TRAIN_CHARS = 3000;
-const corpus = resolve(OUT_DIR, 'corpus/rows.jsonl');
-if (!existsSync(corpus)) {
-  console.error(`${corpus} not found: run training/corpus/build_corpus.py first (skipping)`);
-  process.exit(0);
-}
+const corpus = corpusRows();
 const dir = resolve(OUT_DIR, 'v2');
 mkdirSync(dir, { recursive: true });
 const bin = createWriteStream(resolve(dir, 'ngrams.bin'));
@@ -38,10 +33,7 @@ function sparseFeatures(canonical) {
   return { keys, vals };
 }
 
-const lines = createInterface({ input: createReadStream(corpus), crlfDelay: Infinity });
-for await (const line of lines) {
-  if (line.trim() === '') continue;
-  const r = JSON.parse(line);
+for await (const r of corpus) {
   let { canonical } = canonicalSentences(normalizeText(r.text).text);
   const chars = canonical.length;
   if (r.split !== 'test' && canonical.length > MAX_TRAIN_CHARS) {

@@ -4,18 +4,13 @@
 // frequent first) and tokens.u32 (per token, its index in vocab.u32; rows cut to their first MAX_TOKENS tokens), the
 // files that training/v21/train_neural.py reads (on a GPU machine: pack them with training/v21/pack.sh).
 // Usage: node packages/classifiers/training/v21/dump-tokens.mjs
-import { createReadStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { canonicalSentences, normalizeText, wordTokens } from '../../dist/index.js';
-import { OUT_DIR } from '../paths.mjs';
+import { corpusRows, OUT_DIR } from '../paths.mjs';
 
 export const MAX_TOKENS = 1024;
-const corpus = resolve(OUT_DIR, 'corpus/rows.jsonl');
-if (!existsSync(corpus)) {
-  console.error(`${corpus} not found: run training/corpus/build_corpus.py first (skipping)`);
-  process.exit(0);
-}
+const corpus = corpusRows();
 const dir = resolve(OUT_DIR, 'v21');
 mkdirSync(dir, { recursive: true });
 const started = Date.now();
@@ -23,10 +18,7 @@ const meta = [];
 const streams = [];
 const frequency = new Map();
 let total = 0;
-const lines = createInterface({ input: createReadStream(corpus), crlfDelay: Infinity });
-for await (const line of lines) {
-  if (line.trim() === '') continue;
-  const { text, ...row } = JSON.parse(line);
+for await (const { text, ...row } of corpus) {
   const { canonical } = canonicalSentences(normalizeText(text).text);
   const tokens = wordTokens(canonical);
   if (tokens.count === 0) continue;
