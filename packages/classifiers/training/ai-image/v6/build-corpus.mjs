@@ -11,13 +11,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
-import { trainingImages } from '../datasets.mjs';
+import { MIN_SIDE, trainingImages } from '../datasets.mjs';
 import { DATASETS_DIR } from '../../datasets.mjs';
 import { SOURCES } from './sources.mjs';
 
 const MIRRORS = process.env.CONTENT_ANALYSIS_MIRRORS ?? '/work/.mirror';
 const OUT = resolve(import.meta.dirname, '../../out/ai-image-v6');
-const MIN_SIDE = 256;
 const NEAR_BITS = 4;
 
 const git = (dir, args) => execFileSync('git', ['--git-dir', dir, ...args], { maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] });

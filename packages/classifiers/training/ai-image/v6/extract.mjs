@@ -18,6 +18,7 @@ import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { ARTEFACT_FEATURE_NAMES, artefactFeatures } from '../../../dist/aiImage/artefactFeatures.js';
 import { prepareArtefactView } from '../../../dist/aiImage/artefactView.js';
+import { MIN_SIDE } from '../datasets.mjs';
 import { readManifest } from './manifest.mjs';
 
 const OUT = resolve(import.meta.dirname, '../../out/ai-image-v6');
@@ -27,14 +28,17 @@ const [shard, shards] = at === -1 ? [0, 1] : process.argv[at + 1].split('/').map
 /** A number in [0, 1) from a hex digest and a salt (the processing parameters of one image). */
 const unit = (sha, salt) => parseInt(sha.slice(salt * 6, salt * 6 + 6), 16) / 0x1000000;
 
+/** The image, oriented and reduced by `factor` (Lanczos-3; never below MIN_SIDE on the shorter side; 1: as it is). */
+async function reducedBy(bytes, factor) {
+  const { width, height } = (await sharp(bytes).metadata()).autoOrient;
+  const image = sharp(bytes, { failOn: 'none', limitInputPixels: 268_402_689 }).rotate();
+  const applied = Math.max(factor, MIN_SIDE / Math.min(width, height));
+  return applied < 1 ? image.resize(Math.round(width * applied), null, { kernel: 'lanczos3' }) : image;
+}
+
 /** The `shared` processing of an image (see the header). */
 export async function sharedCopy(bytes, sha) {
-  const image = sharp(bytes, { failOn: 'none', limitInputPixels: 268_402_689 }).rotate();
-  const { width, height } = (await sharp(bytes).metadata()).autoOrient;
-  let factor = unit(sha, 0) < 0.5 ? 0.5 + unit(sha, 1) / 2 : 1;
-  factor = Math.max(factor, 256 / Math.min(width, height));
-  if (factor < 1) image.resize(Math.round(width * factor), null, { kernel: 'lanczos3' });
-  image.flatten({ background: '#ffffff' });
+  const image = (await reducedBy(bytes, unit(sha, 0) < 0.5 ? 0.5 + unit(sha, 1) / 2 : 1)).flatten({ background: '#ffffff' });
   return unit(sha, 2) < 0.75
     ? image.jpeg({ quality: 65 + Math.floor(unit(sha, 3) * 31), chromaSubsampling: '4:2:0' }).toBuffer()
     : image.webp({ quality: 70 + Math.floor(unit(sha, 3) * 26) }).toBuffer();
@@ -42,11 +46,7 @@ export async function sharedCopy(bytes, sha) {
 
 /** The `reduced` processing of an image (see the header). */
 export async function reducedCopy(bytes, sha) {
-  const { width, height } = (await sharp(bytes).metadata()).autoOrient;
-  const factor = Math.max(0.35 + unit(sha, 4) * 0.4, 256 / Math.min(width, height));
-  const image = sharp(bytes, { failOn: 'none', limitInputPixels: 268_402_689 }).rotate();
-  if (factor < 1) image.resize(Math.round(width * factor), null, { kernel: 'lanczos3' });
-  return image.png({ compressionLevel: 1 }).toBuffer();
+  return (await reducedBy(bytes, 0.35 + unit(sha, 4) * 0.4)).png({ compressionLevel: 1 }).toBuffer();
 }
 
 const PROCESSINGS = { original: (bytes) => bytes, shared: sharedCopy, reduced: reducedCopy };
