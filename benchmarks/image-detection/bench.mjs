@@ -2,19 +2,20 @@
 // - end to end per image, as /v2/image-detection composes it (the engine's detectAiImage): the metadata / exif /
 //   c2pa objects with the invisible-watermark decoder (image-metadata) beside the AI-image classifier (default
 //   version 5), for 1, 4 and 12 MP JPEGs made from one camera photo; the previous order (metadata, then the
-//   classifier) as a baseline; and the same with version 6 (issue: no slower than 1.5x version 5 at 12 MP);
+//   classifier) as a baseline; and the same with the latest version (7; 6 reads the same features) (issue 20: no
+//   slower than 1.5x version 5 at 12 MP);
 // - the classifier alone, per version, on the 12 MP input and on its 256 x 256 view;
 // - baselines measured in the same run: sharp's full decode of each input (the floor any pixel analysis pays),
 //   and the same MobileNetV2 run the npm way, nsfwjs's own TensorFlow.js model on the CPU backend.
-// - version 6's load: the first classification of a fresh classifier (card, ONNX session) and the resident memory
-//   it adds.
+// - the latest version's load: the first classification of a fresh classifier (card, ONNX session) and the
+//   resident memory it adds.
 // Run: npm run build && node benchmarks/image-detection/bench.mjs
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { meanLatency } from '../lib/meanLatency.mjs';
-import { AI_IMAGE_VERSIONS, createAiImageClassifier, readTfjsModel } from '../../packages/classifiers/dist/index.js';
+import { AI_IMAGE_VERSIONS, LATEST_AI_IMAGE_VERSION as LATEST, createAiImageClassifier, readTfjsModel } from '../../packages/classifiers/dist/index.js';
 import { detectAiImage } from '../../packages/engine/dist/index.js';
 import { extractImageMetadata } from '../../packages/image-metadata/dist/index.js';
 
@@ -55,13 +56,13 @@ for (const { mp, bytes } of inputs) {
   const metadata = await mean(() => extractImageMetadata(bytes));
   const classify = await mean(() => classifier.classify(bytes));
   const decode = await mean(() => sharp(bytes).raw().toBuffer());
-  const e2e6 = await mean(() => detectAiImage(bytes, { classifier, version: '6', field: 'image' }));
-  const classify6 = await mean(() => classifier.classify(bytes, { version: '6' }));
+  const e2eLatest = await mean(() => detectAiImage(bytes, { classifier, version: LATEST, field: 'image' }));
+  const classifyLatest = await mean(() => classifier.classify(bytes, { version: LATEST }));
   console.log(
     `  ${String(mp).padStart(2)} MP: ${e2e.toFixed(1).padStart(7)} ms (metadata+watermark ${metadata.toFixed(1)} ms, ` +
       `classifier ${classify.toFixed(1)} ms); previous order ${sequential.toFixed(1)} ms; sharp decode ${decode.toFixed(1)} ms; ` +
-      `ratio ${(e2e / decode).toFixed(2)}x decode; with version 6 ${e2e6.toFixed(1)} ms (classifier ${classify6.toFixed(1)} ms), ` +
-      `${(e2e6 / e2e).toFixed(2)}x version 5`,
+      `ratio ${(e2e / decode).toFixed(2)}x decode; with version ${LATEST} ${e2eLatest.toFixed(1)} ms (classifier ${classifyLatest.toFixed(1)} ms), ` +
+      `${(e2eLatest / e2e).toFixed(2)}x version 5`,
   );
 }
 
@@ -78,11 +79,11 @@ for (const version of AI_IMAGE_VERSIONS) {
   const before = process.memoryUsage().rss;
   const started = performance.now();
   const fresh = createAiImageClassifier({ threads: 2 });
-  await fresh.classify(view, { version: '6' });
+  await fresh.classify(view, { version: LATEST });
   const load = performance.now() - started;
-  const warm = await mean(() => fresh.classify(view, { version: '6' }));
+  const warm = await mean(() => fresh.classify(view, { version: LATEST }));
   console.log(
-    `version 6 load: first classification of a fresh classifier ${load.toFixed(1)} ms (a warm one ${warm.toFixed(1)} ms), ` +
+    `version ${LATEST} load: first classification of a fresh classifier ${load.toFixed(1)} ms (a warm one ${warm.toFixed(1)} ms), ` +
       `resident memory +${((process.memoryUsage().rss - before) / 2 ** 20).toFixed(1)} MiB`,
   );
 }

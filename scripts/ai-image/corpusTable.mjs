@@ -1,13 +1,14 @@
-// The version 6 tables of scripts/ai-image/evaluate.mjs: leave-generator-family-out and leave-one-source-out AUROC
-// with TPR / FPR at the shipped threshold, as training/ai-image/v6/train.py measured them (out-of-fold, recorded in
-// the card), and version 5 beside them, measured here on a sample of the same images (version 5 never trained on
-// these sources; the ai-vs-real-train ones it did train on are left out of its columns).
+// The corpus tables of scripts/ai-image/evaluate.mjs: leave-generator-family-out and leave-one-source-out AUROC with
+// TPR / FPR at the shipped threshold of the newest version trained on the corpus of training/ai-image/v6 (7), as
+// training/ai-image/v6/train.py measured them (out-of-fold, recorded in the card), and version 5 beside them,
+// measured here on a sample of the same images (version 5 never trained on these sources; the ai-vs-real-train ones
+// it did train on are left out of its columns). Version 6's card holds its tables on the corpus as it was then.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { aiImageModelCard } from '../../packages/classifiers/dist/index.js';
 import { auroc } from '../lib/auroc.mjs';
 
-/** Where build-corpus.mjs writes the version 6 corpus. */
+/** Where build-corpus.mjs writes the corpus of versions 6 and 7. */
 export const CORPUS = resolve(import.meta.dirname, '../../packages/classifiers/training/out/ai-image-v6');
 const fmt = (v, w = 6) => (v === null || v === undefined || Number.isNaN(v) ? '-'.padStart(w) : v.toFixed(3).padStart(w));
 
@@ -25,9 +26,13 @@ function sample(rows, key, cap) {
   });
 }
 
+/** The version whose card holds the tables of the corpus as it is built now. */
+export const CORPUS_VERSION = '7';
+
 /** Prints both tables; `manifest`: the corpus rows (readManifest), `perGroup`: version 5's sample per family. */
 export async function printCorpusTables(classifier, manifest, { perGroup = 40 } = {}) {
-  const card = aiImageModelCard('6');
+  const v = CORPUS_VERSION;
+  const card = aiImageModelCard(v);
   const m = card.metrics;
   const rows = manifest.filter((r) => !r.source.startsWith('avrt-'));
   const picked = [...sample(rows.filter((r) => r.label === 'ai'), 'family', perGroup), ...sample(rows.filter((r) => r.label === 'real'), 'source', 2 * perGroup)];
@@ -36,18 +41,18 @@ export async function printCorpusTables(classifier, manifest, { perGroup = 40 } 
   const v5Real = picked.filter((r) => r.label === 'real').map((r) => v5.get(r.file));
   const v5Ai = picked.filter((r) => r.label === 'ai').map((r) => v5.get(r.file));
 
-  console.log(`\nVersion 6, leave-generator-family-out (out-of-fold; mean AUROC ${fmt(m.leave_family_out.mean_auroc)}, ` +
+  console.log(`\nVersion ${v}, leave-generator-family-out (out-of-fold; mean AUROC ${fmt(m.leave_family_out.mean_auroc)}, ` +
     `TPR at the threshold ${fmt(m.leave_family_out.tpr_at_threshold)}); version 5 on up to ${perGroup} images per family against ${v5Real.length} real`);
-  console.log('family'.padEnd(22), '     n', 'v6 AUROC', ' as-published', '  as-shared', '  v6 TPR', '  v5 n', 'v5 AUROC', '  v5 TPR');
+  console.log('family'.padEnd(22), '     n', `v${v} AUROC`, ' as-published', '  as-shared', ` v${v} TPR`, '  v5 n', 'v5 AUROC', '  v5 TPR');
   for (const [family, f] of Object.entries(m.leave_family_out.per_family)) {
     const mine = picked.filter((r) => r.label === 'ai' && (r.family === family || (family === 'other-small' && f.members?.includes(r.family))));
     const s = mine.map((r) => v5.get(r.file));
     console.log(family.padEnd(22), String(f.n).padStart(6), fmt(f.auroc, 8), fmt(f.auroc_original, 13), fmt(f.auroc_shared, 11), fmt(f.tpr, 8),
       String(s.length).padStart(6), fmt(s.length ? auroc(s, v5Real) : null, 8), fmt(s.length ? s.filter((p) => p >= 0.5).length / s.length : null, 8));
   }
-  console.log(`\nVersion 6, leave-one-source-out (mean AUROC ${fmt(m.leave_source_out.mean_auroc)}); an AI source ranked against held-out real photos, ` +
+  console.log(`\nVersion ${v}, leave-one-source-out (mean AUROC ${fmt(m.leave_source_out.mean_auroc)}); an AI source ranked against held-out real photos, ` +
     'a real source against the out-of-fold AI scores; TPR (AI) or FPR (real) at the threshold; version 5 on a sample beside it');
-  console.log('source'.padEnd(28), 'kind', '     n', 'v6 AUROC', ' TPR/FPR', '  v5 n', 'v5 AUROC', ' TPR/FPR');
+  console.log('source'.padEnd(28), 'kind', '     n', `v${v} AUROC`, ' TPR/FPR', '  v5 n', 'v5 AUROC', ' TPR/FPR');
   for (const [source, s] of Object.entries(m.leave_source_out.per_source)) {
     const mine = picked.filter((r) => r.source === source).map((r) => v5.get(r.file));
     const v5Auroc = mine.length === 0 ? null : s.kind === 'ai' ? auroc(mine, v5Real) : auroc(v5Ai, mine);
@@ -55,5 +60,5 @@ export async function printCorpusTables(classifier, manifest, { perGroup = 40 } 
     console.log(source.padEnd(28), s.kind.padEnd(4), String(s.n).padStart(6), fmt(s.auroc, 8), fmt(s.kind === 'ai' ? s.tpr : s.fpr, 8),
       String(mine.length).padStart(6), fmt(v5Auroc, 8), fmt(v5Rate, 8));
   }
-  console.log(`\nVersion 6 calibration split (real photos held apart, ${card.training.calibration_real_images} images): FPR ${fmt(m.calibration_split_fpr)}`);
+  console.log(`\nVersion ${v} calibration split (real photos held apart, ${card.training.calibration_real_images} images): FPR ${fmt(m.calibration_split_fpr)}`);
 }

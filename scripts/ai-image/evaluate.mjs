@@ -3,11 +3,11 @@
 // to them the leave-generator-out figures each version's card records (measured by training/ai-image/train.py:
 // every ai-vs-real-train image scored by a model that never saw its generator family or its content group).
 // Per version and dataset: AUROC and the TPR / FPR at the shipped threshold (ai_probability >= 0.5, score < 50).
-// Then, when the version 6 corpus is built (packages/classifiers/training/ai-image/v6/build-corpus.mjs), the
-// version 6 leave-generator-family-out and leave-one-source-out tables with version 5 beside them
-// (corpusTable.mjs), and the robustness of versions 5 and 6 to re-compression, resizing, cropping and screenshots
-// (robustness.mjs) on the held-out camera photos, the real photos version 6 held apart for its threshold and a
-// sample of the corpus's AI images.
+// Then, when the corpus of versions 6 and 7 is built (packages/classifiers/training/ai-image/v6/build-corpus.mjs),
+// the version 7 leave-generator-family-out and leave-one-source-out tables with version 5 beside them
+// (corpusTable.mjs), and the robustness of versions 5, 6 and 7 to re-compression, resizing, cropping and screenshots
+// (robustness.mjs) on the held-out camera photos, the real photos held apart for the threshold and a sample of the
+// corpus's AI images.
 // Usage: node scripts/ai-image/evaluate.mjs [--version N] [--skip-corpus] [--skip-robustness]   (after npm run build)
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -59,7 +59,7 @@ for (const version of versions) {
 }
 
 if (!existsSync(join(CORPUS, 'manifest.csv'))) {
-  console.log(`\nskipped the version 6 tables: ${CORPUS}/manifest.csv not found (node packages/classifiers/training/ai-image/v6/build-corpus.mjs)`);
+  console.log(`\nskipped the corpus tables: ${CORPUS}/manifest.csv not found (node packages/classifiers/training/ai-image/v6/build-corpus.mjs)`);
 } else {
   const manifest = readManifest(CORPUS);
   if (!process.argv.includes('--skip-corpus')) await printCorpusTables(classifier, manifest, { perGroup: 40 });
@@ -73,6 +73,6 @@ if (!existsSync(join(CORPUS, 'manifest.csv'))) {
       ...pick(calib, 60).map((r) => readFileSync(join(CORPUS, r.file))),
       ...pick(ai, 60).map((r) => readFileSync(join(CORPUS, r.file))),
     ];
-    await printRobustness(classifier, images, versions.filter((v) => v === '5' || v === '6'));
+    await printRobustness(classifier, images, versions.filter((v) => Number(v) >= 5));
   }
 }

@@ -166,8 +166,8 @@ describe('input errors: BAD_REQUEST, nothing charged, the classifier never calle
   });
 
   it('an unknown version, as a string or a number', async () => {
-    const message = 'version must be one of "6", "5", "4", "3", "2", "1", "latest"';
-    await expectBadRequest({ image: photo.toString('base64'), version: '7' }, message);
+    const message = 'version must be one of "7", "6", "5", "4", "3", "2", "1", "latest"';
+    await expectBadRequest({ image: photo.toString('base64'), version: '8' }, message);
     await expectBadRequest({ image: photo.toString('base64'), version: 'v5' }, message);
     await expectBadRequest({ image: photo.toString('base64'), version: 0 }, message);
     await expectBadRequest({ image: photo.toString('base64'), version: null }, message);
@@ -180,20 +180,20 @@ describe('input errors: BAD_REQUEST, nothing charged, the classifier never calle
 });
 
 describe('version', () => {
-  it('defaults to 5, resolves latest to 6, and passes a given version to the classifier', async () => {
+  it('defaults to 5, resolves latest to 7, and passes a given version to the classifier', async () => {
     const { engine, token, classifier } = await setup(0.2, 10_000);
     const image = photo.toString('base64');
     const versions: unknown[] = [];
-    for (const version of [undefined, 'latest', '6', '5', '4', '3', '2', '1']) {
+    for (const version of [undefined, 'latest', '7', '6', '5', '4', '3', '2', '1']) {
       const body = version === undefined ? { image } : { image, version };
       versions.push((await engine.execute('image-detection', body, { token })).result.version);
     }
-    expect(versions).toEqual(['5', '6', '6', '5', '4', '3', '2', '1']);
-    expect(classifier.calls.map((c) => c.version)).toEqual(['5', '6', '6', '5', '4', '3', '2', '1']);
+    expect(versions).toEqual(['5', '7', '7', '6', '5', '4', '3', '2', '1']);
+    expect(classifier.calls.map((c) => c.version)).toEqual(['5', '7', '7', '6', '5', '4', '3', '2', '1']);
   });
 
-  it('accepts exactly the spec versions and version 6', () => {
-    expect([...IMAGE_MODEL_VERSIONS]).toEqual(['6', '5', '4', '3', '2', '1', 'latest']);
+  it('accepts exactly the spec versions and versions 6 and 7', () => {
+    expect([...IMAGE_MODEL_VERSIONS]).toEqual(['7', '6', '5', '4', '3', '2', '1', 'latest']);
   });
 
   it('agrees with the versions the classifier package registers', () => {
@@ -321,15 +321,15 @@ describe.skipIf(!realClassifierAvailable())('with the real default classifier (n
     expect(result.credits_used).toBe(300);
   });
 
-  it('reports version 1 when asked, gives latest the result of version 6 and the default that of version 5', async () => {
+  it('reports version 1 when asked, gives latest the result of version 7 and the default that of version 5', async () => {
     const { engine, token } = await meteredEngine();
     const png = (await sharp(photo).png().toBuffer()).toString('base64');
     const oldest = (await engine.execute('image-detection', { image: png, version: '1' }, { token })).result;
     expect(oldest.version).toBe('1');
     const latest = (await engine.execute('image-detection', { image: png, version: 'latest' }, { token })).result;
-    const six = (await engine.execute('image-detection', { image: png, version: '6' }, { token })).result;
-    expect(latest.version).toBe('6');
-    expect({ ...six, credits_remaining: 0 }).toEqual({ ...latest, credits_remaining: 0 });
+    const seven = (await engine.execute('image-detection', { image: png, version: '7' }, { token })).result;
+    expect(latest.version).toBe('7');
+    expect({ ...seven, credits_remaining: 0 }).toEqual({ ...latest, credits_remaining: 0 });
     const byDefault = (await engine.execute('image-detection', { image: png }, { token })).result;
     const five = (await engine.execute('image-detection', { image: png, version: '5' }, { token })).result;
     expect(byDefault.version).toBe('5');

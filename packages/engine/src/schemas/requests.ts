@@ -65,7 +65,7 @@ export const imageDetectionRequest = z
     version: z
       .enum(IMAGE_MODEL_VERSIONS, { error: `must be one of ${IMAGE_MODEL_VERSIONS.map((v) => `"${v}"`).join(', ')}` })
       .default('5')
-      .describe('Model version: "6", "5", "4", "3", "2", "1" or "latest" (the newest that beat its predecessor: "6"). Default "5".'),
+      .describe('Model version: "7", "6", "5", "4", "3", "2", "1" or "latest" (the newest that beat its predecessor: "7"). Default "5".'),
   })
   .superRefine((value, ctx) => {
     if (value.url === undefined && value.image === undefined) {

@@ -5,7 +5,8 @@
 // label, family, width, height, format, sha256, dhash). Left out: files the copy lacks (4 MiB or more), files sharp cannot decode, images under
 // 256 px on the shorter side (the API minimum), exact copies (SHA-256) and near copies (64-bit difference hash
 // within 4 bits) across and within sources, keeping the first seen; an image whose near copy carries the other
-// label is dropped on both sides. Usage: node training/ai-image/v6/build-corpus.mjs
+// label is dropped on both sides. A source's grids of several images are cut into tiles (`tiles` in sources.mjs; a
+// tile's path is `<file>#tile<k>`). Usage: node training/ai-image/v6/build-corpus.mjs
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -42,6 +43,14 @@ function popcount(v) {
   return n;
 }
 
+/** Tile `index` (row by row) of an image cut into `grid` x `grid` equal tiles, as PNG (lossless). */
+async function tileOf(bytes, grid, index) {
+  const { width, height } = await sharp(bytes).metadata();
+  const w = Math.floor(width / grid);
+  const h = Math.floor(height / grid);
+  return sharp(bytes).extract({ left: (index % grid) * w, top: Math.floor(index / grid) * h, width: w, height: h }).png().toBuffer();
+}
+
 /** Candidate files of every source: {source, repo, commit, path, licence, label, family, read()}. */
 function* candidates() {
   for (const source of SOURCES) {
@@ -58,7 +67,12 @@ function* candidates() {
     const picked = files.map((path) => ({ path, family: source.pick(path, context) })).filter((f) => f.family);
     const kept = new Set(sample(picked.map((f) => f.path), source.limit));
     for (const { path, family } of picked.filter((f) => kept.has(f.path))) {
-      yield { source: source.id, repo: source.repo, commit, path, licence: source.licence, label: source.label, family, read: () => read(path) };
+      const base = { source: source.id, repo: source.repo, commit, licence: source.licence, label: source.label, family };
+      if (!source.tiles) {
+        yield { ...base, path, read: () => read(path) };
+        continue;
+      }
+      for (const tile of source.tiles.keep) yield { ...base, path: `${path}#tile${tile}`, read: () => tileOf(read(path), source.tiles.grid, tile) };
     }
   }
   for (const r of trainingImages()) {
@@ -81,7 +95,7 @@ for (const c of candidates()) {
   seen++;
   let bytes;
   try {
-    bytes = c.read();
+    bytes = await c.read();
   } catch {
     dropped.absent++; // the copy leaves out files of 4 MiB or more
     continue;

@@ -37,6 +37,15 @@ function songguoxsFamily(model, posted) {
   return null;
 }
 
+/** amiantos/AI-Horde-Styles: the AI Horde models whose baseline is SDXL (the Horde's model reference); others are SD 1.x/2.x. */
+const HORDE_SDXL = new Set(['AlbedoBase XL (SDXL)', 'SDXL 1.0', 'ICBINP XL', 'Fustercluck']);
+
+/** amiantos/AI-Horde-Styles: preview file stem (the style's name, non-alphanumerics as `_`, lower case) to its model. */
+function hordeModels(stylesJson) {
+  const styles = JSON.parse(stylesJson);
+  return new Map(Object.entries(styles).map(([name, style]) => [name.replace(/[^a-z0-9]/gi, '_').toLowerCase(), style.model]));
+}
+
 const DCSAN_MODELS = {
   ldif: 'latent-diffusion', dmin: 'dalle-mini', glid3: 'glid3', midj: 'midjourney-v3', disco: 'disco-diffusion',
   simu: 'simulacra', stab: 'stable-diffusion', dal2: 'dalle2', mdif: 'majesty-diffusion',
@@ -44,7 +53,8 @@ const DCSAN_MODELS = {
 
 /**
  * Each source: repository, vetted commit (prefix), licence, label, and `pick(path, context)` returning the family
- * (AI) or photo kind (real) of a file, or null to leave it out. `context` holds what `prepare` read first.
+ * (AI) or photo kind (real) of a file, or null to leave it out. `context` holds what `prepare` read first;
+ * `tiles: {grid, keep}` cuts each file into grid x grid tiles and keeps those numbered in `keep` (row by row).
  */
 export const SOURCES = [
   {
@@ -108,6 +118,36 @@ export const SOURCES = [
       const m = /^output\/renders\/[^/]+\/([a-z0-9]+)(-\d+)?\.(png|jpe?g)$/i.exec(path);
       return m ? (DCSAN_MODELS[m[1]] ?? null) : null;
     },
+  },
+  {
+    // Style previews rendered through the AI Horde; each style's model in styles.json (checked unchanged between the
+    // commit that added each preview and this one). Three fixed prompts (a man with coffee, New York at night, a red car).
+    id: 'ai-horde-styles', repo: 'amiantos/AI-Horde-Styles', commit: 'c61af24fcc15', licence: 'CC0 1.0', label: 'ai',
+    prepare: (read) => hordeModels(read('styles.json')),
+    pick(path, models) {
+      const m = /^preview_generator\/images\/(.+)_(person|place|thing)\.webp$/.exec(path);
+      const model = m && models.get(m[1]);
+      return model ? (HORDE_SDXL.has(model) ? 'sdxl' : 'stable-diffusion') : null;
+    },
+  },
+  {
+    // Midjourney --sref previews saved in May 2024 (numeric style references: the version 6 era; niji 6 possible; the
+    // version is inferred from the dates, not stated). Each file is a 600 px 2 x 2 grid: two of its tiles are taken
+    // (top left, bottom right), cut losslessly.
+    id: 'savedsrefs-mj', repo: 'Shak404/SavedSREFs', commit: 'cc32aabb1510', licence: 'none stated', label: 'ai',
+    tiles: { grid: 2, keep: [0, 3] },
+    pick: (path) => (/^images\/\d+-(frac|land|port)\.jpg$/.test(path) ? 'midjourney-v6' : null),
+  },
+  {
+    // Research image-restoration sets collected in one repository: colour Manga109 covers (human-made drawings, with
+    // their titles), Urban100 (Flickr city scenes) and Sun-Hays 80 (web scene photos). CBSD68 repeats BSDS500: left out.
+    id: 'denoising-datasets', repo: 'majedelhelou/denoising_datasets', commit: '58234876fef6', licence: 'research sets (Manga109: academic research only)',
+    label: 'real',
+    pick: (path) =>
+      /^CManga109\/[^/]+\.png$/.test(path) ? 'drawing (Manga109 cover)'
+        : /^CUrban100\/img_\d+\.png$/.test(path) ? 'web photo (Urban100)'
+          : /^CSun_Hays80\/[^/]+\.jpg$/.test(path) ? 'web photo (Sun-Hays)'
+            : null,
   },
   {
     id: 'digicam', repo: 'drewnoakes/digicam_corpus', commit: '6385e5eacf2d', licence: 'CC0', label: 'real',
