@@ -53,7 +53,7 @@ def balanced_threshold(logits, sources):
 REAL_FOLDS = 5
 MIN_FAMILY = 20
 HIDDEN = int(os.environ.get('V6_HIDDEN', '64'))
-# The networks train on the GPU when one is there (a lent machine: see --pack), else on 2 CPU threads.
+# The networks train on the GPU when one is there (a lent machine: see --write-pack), else on 2 CPU threads.
 DEVICE = torch.device('cuda' if torch.cuda.is_available() else 'cpu')
 torch.set_num_threads(2)
 
@@ -62,11 +62,9 @@ def frac(text, salt=''):
     return int(hashlib.sha256((salt + text).encode()).hexdigest()[:8], 16) / 2**32
 
 
-
-
 def write_pack(view, path):
-    """The rows, features (float16) and manifest files of one view in one file, small enough to carry to a lent
-    GPU machine (which has no corpus): there `V6_PACK=<path> train.py ...` trains on it."""
+    """The rows and features (float16) of one view, as `load` gives them, in one file small enough to carry to a
+    lent GPU machine (which has no corpus): there `V6_PACK=<path> train.py ...` trains on it."""
     rows, x, names = load(view)
     np.savez_compressed(path, x=x.astype(np.float16), rows=np.frombuffer(json.dumps(rows).encode(), np.uint8),
                         names=np.frombuffer(json.dumps(names).encode(), np.uint8))
@@ -74,11 +72,12 @@ def write_pack(view, path):
 
 
 def load(view):
+    """Rows and features of one view's dumps (extract.mjs: `rows-<tag>.json`, tags of the native view start 'native_'),
+    restricted to the images of the current manifest (a rebuilt corpus can drop an image); from the pack that
+    V6_PACK names when it is set (write_pack)."""
     if os.environ.get('V6_PACK'):
         pack = np.load(os.environ['V6_PACK'])
         return json.loads(pack['rows'].tobytes()), pack['x'].astype(np.float64), json.loads(pack['names'].tobytes())
-    """Rows and features of one view's dumps (extract.mjs: `rows-<tag>.json`, tags of the native view start 'native_'),
-    restricted to the images of the current manifest (a rebuilt corpus can drop an image)."""
     rows, parts, names = [], [], None
     paths = sorted(glob.glob(os.path.join(OUT, 'rows-*.json')))
     paths = [p for p in paths if os.path.basename(p).startswith('rows-native_') == (view == 'native')]
