@@ -37,6 +37,36 @@ async function dhash(bytes) {
   return h;
 }
 
+/**
+ * Near-copy lookup over the kept images' hashes: two 64-bit hashes within NEAR_BITS (4) differ in at most 4 of the
+ * 5 bands below, so they agree exactly on at least one (pigeonhole); only images sharing a band value are compared.
+ * `first(hash)` is the earliest kept image within NEAR_BITS, as a scan of all of them in order would find.
+ */
+const BANDS = [[0n, 13n], [13n, 13n], [26n, 13n], [39n, 13n], [52n, 12n]];
+class NearIndex {
+  bands = BANDS.map(() => new Map());
+  items = [];
+
+  add(item) {
+    const at = this.items.push(item) - 1;
+    BANDS.forEach(([shift, bits], b) => {
+      const key = (item.hash >> shift) & ((1n << bits) - 1n);
+      if (!this.bands[b].has(key)) this.bands[b].set(key, []);
+      this.bands[b].get(key).push(at);
+    });
+  }
+
+  first(hash) {
+    let best = Infinity;
+    BANDS.forEach(([shift, bits], b) => {
+      for (const at of this.bands[b].get((hash >> shift) & ((1n << bits) - 1n)) ?? []) {
+        if (at < best && popcount(this.items[at].hash ^ hash) <= NEAR_BITS) best = at;
+      }
+    });
+    return this.items[best];
+  }
+}
+
 function popcount(v) {
   let n = 0;
   while (v) (v &= v - 1n), n++;
@@ -87,6 +117,7 @@ function* candidates() {
 rmSync(join(OUT, 'images'), { recursive: true, force: true });
 mkdirSync(join(OUT, 'images'), { recursive: true });
 const kept = [];
+const nearIndex = new NearIndex();
 const bySha = new Map();
 const dropped = { absent: 0, undecodable: 0, small: 0, exact: 0, near: 0, cross_label: 0 };
 const started = Date.now();
@@ -120,7 +151,7 @@ for (const c of candidates()) {
     dropped.small++;
     continue;
   }
-  const near = kept.find((k) => popcount(k.hash ^ hash) <= NEAR_BITS);
+  const near = nearIndex.first(hash);
   if (near) {
     dropped.near++;
     if (near.label !== c.label) near.conflict = true;
@@ -133,6 +164,7 @@ for (const c of candidates()) {
   const row = { ...c, file, width, height, format: meta.format, sha256, hash };
   delete row.read;
   kept.push(row);
+  nearIndex.add(row);
   bySha.set(sha256, row);
   if (seen % 500 === 0) console.log(`${seen} files, ${kept.length} kept, ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
