@@ -9,7 +9,6 @@
 // (robustness.mjs) on the held-out camera photos, the real photos held apart for the threshold and a sample of the
 // corpus's AI images.
 // Usage: node scripts/ai-image/evaluate.mjs [--version N] [--skip-corpus] [--skip-robustness]   (after npm run build)
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -64,8 +63,8 @@ if (!existsSync(join(CORPUS, 'manifest.csv'))) {
   const manifest = readManifest(CORPUS);
   if (!process.argv.includes('--skip-corpus')) await printCorpusTables(classifier, manifest, { perGroup: 40 });
   if (!process.argv.includes('--skip-robustness')) {
-    // The real photos train.py held apart for the threshold (same rule: SHA-256 of 'calib' + file below 0.15).
-    const calib = manifest.filter((r) => r.label === 'real' && parseInt(createHash('sha256').update('calib' + r.file).digest('hex').slice(0, 8), 16) / 2 ** 32 < 0.15);
+    // The real photos train.py held apart for the threshold (the manifest's split).
+    const calib = manifest.filter((r) => r.split === 'calibration');
     const ai = manifest.filter((r) => r.label === 'ai');
     const pick = (list, n) => list.filter((_, i) => i % Math.max(1, Math.floor(list.length / n)) === 0).slice(0, n);
     const images = [

@@ -2,7 +2,9 @@
 // by the `fetch` tool under CONTENT_ANALYSIS_MIRRORS, default /work/.mirror, each `<owner>+<name>/repo`, a bare git
 // directory) plus ../shared/datasets/images/ai-vs-real-train, into training/out/ai-image-v6/ (git-ignored):
 // `images/<source>/<file>` and `manifest.csv` (one row per kept image: source, repository, commit, path, licence,
-// label, family, width, height, format, sha256, dhash). Left out: files the copy lacks (4 MiB or more), files sharp cannot decode, images under
+// label, family, width, height, format, sha256, dhash, split). `split` is `calibration` for the real photos held apart
+// from all training to set the threshold (CALIBRATION_FRACTION of each source's, by a hash of the file name: what
+// train.py holds apart and scripts/ai-image/evaluate.mjs measures robustness on), else `train`. Left out: files the copy lacks (4 MiB or more), files sharp cannot decode, images under
 // 256 px on the shorter side (the API minimum), exact copies (SHA-256) and near copies (64-bit difference hash
 // within 4 bits) across and within sources, keeping the first seen; an image whose near copy carries the other
 // label is dropped on both sides. A source's grids of several images are cut into tiles (`tiles` in sources.mjs; a
@@ -19,6 +21,13 @@ import { SOURCES } from './sources.mjs';
 const MIRRORS = process.env.CONTENT_ANALYSIS_MIRRORS ?? '/work/.mirror';
 const OUT = resolve(import.meta.dirname, '../../out/ai-image-v6');
 const NEAR_BITS = 4;
+const CALIBRATION_FRACTION = 0.15;
+
+/** The split of a kept image (see the header): the first 32 bits of SHA-256('calib' + file) as a fraction of 2^32. */
+const splitOf = (row) =>
+  row.label === 'real' && parseInt(createHash('sha256').update('calib' + row.file).digest('hex').slice(0, 8), 16) / 2 ** 32 < CALIBRATION_FRACTION
+    ? 'calibration'
+    : 'train';
 
 const git = (dir, args) => execFileSync('git', ['--git-dir', dir, ...args], { maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] });
 
@@ -171,7 +180,8 @@ for (const c of candidates()) {
 const rows = kept.filter((k) => !k.conflict);
 dropped.cross_label = kept.length - rows.length;
 for (const k of kept.filter((k) => k.conflict)) rmSync(join(OUT, k.file));
-const columns = ['file', 'source', 'repo', 'commit', 'path', 'licence', 'label', 'family', 'width', 'height', 'format', 'sha256', 'dhash'];
+const columns = ['file', 'source', 'repo', 'commit', 'path', 'licence', 'label', 'family', 'width', 'height', 'format', 'sha256', 'dhash', 'split'];
+for (const r of rows) r.split = splitOf(r);
 const csv = (v) => (/[",\n]/.test(String(v)) ? `"${String(v).replaceAll('"', '""')}"` : String(v));
 writeFileSync(
   join(OUT, 'manifest.csv'),

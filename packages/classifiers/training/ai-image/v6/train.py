@@ -11,7 +11,8 @@ Protocol
 - Every image appears three times, as published, as shared and reduced (extract.mjs); all rows of an image always
   fall on the same side of every split. `--train-processings` adds `enlarged` to what the models learn from (an
   experiment); the tables and the threshold are always measured on the three.
-- Calibration split: 15% of the real images of every source (by SHA-256), never trained on; the shipped threshold
+- Calibration split: 15% of the real images of every source (by SHA-256; the manifest's `split` column, which
+  build-corpus.mjs writes), never trained on; the shipped threshold
   is the lowest logit that flags at most 1.5% of them and at most 5% of each source's (targets: 2% of real photos,
   5% of every photo source).
 - Leave-family-out: for each AI generator family (families of fewer than 20 images form one fold), a model trained without it and without one fold of the real
@@ -23,6 +24,7 @@ Protocol
   mean leave-family-out AUROC; the shipped model is then trained on every image outside the calibration split.
 """
 import argparse
+import csv
 import datetime
 import glob
 import hashlib
@@ -39,7 +41,6 @@ from sklearn.metrics import roc_auc_score
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, '..', '..', 'out', 'ai-image-v6')
 MODELS = os.path.join(HERE, '..', '..', '..', 'models', 'ai-image')
-CALIB_FRACTION = 0.15
 TARGET_FPR = 0.015
 SOURCE_FPR = 0.05
 
@@ -73,22 +74,23 @@ def write_pack(view, path):
 
 def load(view):
     """Rows and features of one view's dumps (extract.mjs: `rows-<tag>.json`, tags of the native view start 'native_'),
-    restricted to the images of the current manifest (a rebuilt corpus can drop an image); from the pack that
-    V6_PACK names when it is set (write_pack)."""
+    restricted to the images of the current manifest (a rebuilt corpus can drop an image), each with its manifest
+    `split`; from the pack that V6_PACK names when it is set (write_pack)."""
     if os.environ.get('V6_PACK'):
         pack = np.load(os.environ['V6_PACK'])
         return json.loads(pack['rows'].tobytes()), pack['x'].astype(np.float64), json.loads(pack['names'].tobytes())
     rows, parts, names = [], [], None
     paths = sorted(glob.glob(os.path.join(OUT, 'rows-*.json')))
     paths = [p for p in paths if os.path.basename(p).startswith('rows-native_') == (view == 'native')]
-    files = {line.split(',', 1)[0] for line in open(os.path.join(OUT, 'manifest.csv')).read().splitlines()[1:]}
+    with open(os.path.join(OUT, 'manifest.csv'), newline='') as f:
+        split = {r['file']: r['split'] for r in csv.DictReader(f)}
     for path in paths:
         meta = json.load(open(path))
         names = meta['names']
         tag = os.path.basename(path)[len('rows-'):-len('.json')]
         x = np.fromfile(os.path.join(OUT, f'features-{tag}.f32'), dtype=np.float32).reshape(len(meta['rows']), len(names))
-        keep = [i for i, r in enumerate(meta['rows']) if r['file'] in files]
-        rows += [meta['rows'][i] for i in keep]
+        keep = [i for i, r in enumerate(meta['rows']) if r['file'] in split]
+        rows += [dict(meta['rows'][i], split=split[meta['rows'][i]['file']]) for i in keep]
         parts.append(x[keep])
     return rows, np.concatenate(parts).astype(np.float64), names
 
@@ -314,7 +316,7 @@ def main():
     eval_rows = np.isin(proc, args.eval_processings.split(','))
     y = np.array([1 if r['label'] == 'ai' else 0 for r in rows])
     keys = [r['file'] for r in rows]
-    calib = np.array([r['label'] == 'real' and frac(k, 'calib') < CALIB_FRACTION for r, k in zip(rows, keys)])
+    calib = np.array([r['split'] == 'calibration' for r in rows])
     real_fold = np.array([int(frac(k, 'fold') * REAL_FOLDS) for k in keys])
     use = ~calib
     print(f'{len(rows)} rows ({int(y.sum())} AI, {int((y == 0).sum())} real), {x.shape[1]} features; calibration rows {int(calib.sum())}')
