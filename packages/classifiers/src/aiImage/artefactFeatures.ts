@@ -2,7 +2,7 @@ import FFT from 'fft.js';
 import type { LumaView } from './artefactView.js';
 
 /**
- * The artefact features of model version 6, computed on the luma of the artefact view (artefactView.ts): what
+ * The artefact features of model versions 6 and 7, computed on the luma of the artefact view (artefactView.ts): what
  * generators leave in the finest pixel structure, measured separately where the picture has texture and where it
  * has none.
  *

@@ -4,7 +4,7 @@ import { enlargeToSide, normalisedSquare } from './prepare.js';
 import type { RawRgb } from './prepare.js';
 
 /**
- * The view the artefact features of model version 6 read: the centre 512 x 512 square of the image at its own
+ * The view the artefact features of model versions 6 and 7 read: the centre 512 x 512 square of the image at its own
  * resolution (256 x 256 for images whose shorter side is below 512; images under 256 px are enlarged to it), through
  * a JPEG quality 90, 4:2:0 round trip so that PNG and JPEG inputs share one last compression. Nothing is reduced:
  * reducing a 12 MP camera photo to 512 px averages its sensor noise away and leaves a clean picture that looks like a
@@ -14,7 +14,7 @@ import type { RawRgb } from './prepare.js';
  * texture-poor halves (artefactFeatures.ts).
  */
 export interface ArtefactViewSpec {
-  /** Larger images are reduced until their shorter side is this; `Infinity` (version 6): never reduced. */
+  /** Larger images are reduced until their shorter side is this; `Infinity` (versions 6 and 7): never reduced. */
   maxSide: number;
   /** Side of the centre square when the image allows (else 256). */
   crop: number;

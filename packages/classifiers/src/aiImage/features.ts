@@ -18,7 +18,7 @@ import type { CropPosition, PreparedView } from './prepare.js';
  */
 export const FEATURE_BLOCKS = {
   handcrafted: { names: HANDCRAFTED_FEATURE_NAMES },
-  /** Version 6: generation artefacts on the luma view of artefactView.ts (its own view, the centre only). */
+  /** Versions 6 and 7: generation artefacts on the luma view of artefactView.ts (its own view, the centre only). */
   artefacts: { names: ARTEFACT_FEATURE_NAMES },
   mobilenet_v2: {
     taps: [

@@ -14,7 +14,7 @@ export interface AiImageClassification {
 
 /** Options of one classification. */
 export interface ClassifyImageOptions {
-  /** `1`..`6` or `latest` (= 6); default 5. Anything else throws InvalidInputError on `version`. */
+  /** `1`..`7` or `latest` (= 7); default 5. Anything else throws InvalidInputError on `version`. */
   version?: string | number;
 }
 

@@ -97,8 +97,8 @@ export const imageDetectionFeature = defineFeature<ImageDetectionRequest, ImageD
   },
   cli: {
     command: 'image',
-    summary: 'Estimate whether an image (file, http(s) URL, or -) is AI-generated; --version 1..6 or latest (= 6).',
+    summary: 'Estimate whether an image (file, http(s) URL, or -) is AI-generated; --version 1..7 or latest (= 7).',
     inputs: [{ field: 'image', description: 'the image: a JPG, PNG or WEBP file, an http(s) URL, or -', kind: 'image' }],
-    options: [{ field: 'version', description: 'model version: 6, 5, 4, 3, 2, 1 or latest (= 6; default 5)' }],
+    options: [{ field: 'version', description: 'model version: 7, 6, 5, 4, 3, 2, 1 or latest (= 7; default 5)' }],
   },
 });
