@@ -4,10 +4,10 @@
 // `images/<source>/<file>` and `manifest.csv` (one row per kept image: source, repository, commit, path, licence,
 // label, family, width, height, format, sha256, dhash, split). `split` is `calibration` for the real photos held apart
 // from all training to set the threshold (CALIBRATION_FRACTION of each source's, by a hash of the file name: what
-// train.py holds apart and scripts/ai-image/evaluate.mjs measures robustness on), else `train`. Left out: files the copy lacks (4 MiB or more), files sharp cannot decode, images under
-// 256 px on the shorter side (the API minimum), exact copies (SHA-256) and near copies (64-bit difference hash
-// within 4 bits) across and within sources, keeping the first seen; an image whose near copy carries the other
-// label is dropped on both sides. A source's grids of several images are cut into tiles (`tiles` in sources.mjs; a
+// train.py holds apart and scripts/ai-image/evaluate.mjs measures robustness on), else `train`. Left out: files the
+// copy lacks (4 MiB or more), files sharp cannot decode, images under 256 px on the shorter side (the API minimum),
+// exact copies (SHA-256) and near copies (64-bit difference hash within 4 bits) across and within sources, keeping
+// the first seen; an image whose near copy carries the other label is dropped on both sides. A source's grids of several images are cut into tiles (`tiles` in sources.mjs; a
 // tile's path is `<file>#tile<k>`). Usage: node training/ai-image/v6/build-corpus.mjs
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -47,14 +47,18 @@ async function dhash(bytes) {
 }
 
 /**
- * Near-copy lookup over the kept images' hashes: two 64-bit hashes within NEAR_BITS (4) differ in at most 4 of the
- * 5 bands below, so they agree exactly on at least one (pigeonhole); only images sharing a band value are compared.
- * `first(hash)` is the earliest kept image within NEAR_BITS, as a scan of all of them in order would find.
+ * Near-copy lookup over the kept images (`items`, in the order kept; `add` appends): two 64-bit hashes within
+ * NEAR_BITS (4) differ in at most 4 of the 5 bands below, so they agree exactly on at least one (pigeonhole); only
+ * images sharing a band value are compared. `first(hash)` is the earliest kept image within NEAR_BITS, as a scan of
+ * all of them in order would find.
  */
 const BANDS = [[0n, 13n], [13n, 13n], [26n, 13n], [39n, 13n], [52n, 12n]];
 class NearIndex {
   bands = BANDS.map(() => new Map());
-  items = [];
+
+  constructor(items) {
+    this.items = items;
+  }
 
   add(item) {
     const at = this.items.push(item) - 1;
@@ -111,7 +115,10 @@ function* candidates() {
         yield { ...base, path, read: () => read(path) };
         continue;
       }
-      for (const tile of source.tiles.keep) yield { ...base, path: `${path}#tile${tile}`, read: () => tileOf(read(path), source.tiles.grid, tile) };
+      let grid; // read once for all its tiles
+      for (const tile of source.tiles.keep) {
+        yield { ...base, path: `${path}#tile${tile}`, read: () => tileOf((grid ??= read(path)), source.tiles.grid, tile) };
+      }
     }
   }
   for (const r of trainingImages()) {
@@ -126,7 +133,7 @@ function* candidates() {
 rmSync(join(OUT, 'images'), { recursive: true, force: true });
 mkdirSync(join(OUT, 'images'), { recursive: true });
 const kept = [];
-const nearIndex = new NearIndex();
+const nearIndex = new NearIndex(kept);
 const bySha = new Map();
 const dropped = { absent: 0, undecodable: 0, small: 0, exact: 0, near: 0, cross_label: 0 };
 const started = Date.now();
@@ -172,7 +179,6 @@ for (const c of candidates()) {
   writeFileSync(join(OUT, file), bytes);
   const row = { ...c, file, width, height, format: meta.format, sha256, hash };
   delete row.read;
-  kept.push(row);
   nearIndex.add(row);
   bySha.set(sha256, row);
   if (seen % 500 === 0) console.log(`${seen} files, ${kept.length} kept, ${((Date.now() - started) / 1000).toFixed(0)} s`);
