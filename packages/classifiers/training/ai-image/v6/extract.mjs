@@ -31,10 +31,15 @@ const [shard, shards] = at === -1 ? [0, 1] : process.argv[at + 1].split('/').map
 /** A number in [0, 1) from a hex digest and a salt (the processing parameters of one image). */
 const unit = (sha, salt) => parseInt(sha.slice(salt * 6, salt * 6 + 6), 16) / 0x1000000;
 
+/** The image turned upright (EXIF orientation), with its upright size. */
+async function oriented(bytes) {
+  const { width, height } = (await sharp(bytes).metadata()).autoOrient;
+  return { image: sharp(bytes, { failOn: 'none', limitInputPixels: 268_402_689 }).rotate(), width, height };
+}
+
 /** The image, oriented and reduced by `factor` (Lanczos-3; never below MIN_SIDE on the shorter side; 1: as it is). */
 async function reducedBy(bytes, factor) {
-  const { width, height } = (await sharp(bytes).metadata()).autoOrient;
-  const image = sharp(bytes, { failOn: 'none', limitInputPixels: 268_402_689 }).rotate();
+  const { image, width, height } = await oriented(bytes);
   const applied = Math.max(factor, MIN_SIDE / Math.min(width, height));
   return applied < 1 ? image.resize(Math.round(width * applied), null, { kernel: 'lanczos3' }) : image;
 }
@@ -58,9 +63,8 @@ export async function reducedCopy(bytes, sha) {
  * at a quality from 75 to 95 (half each).
  */
 export async function enlargedCopy(bytes, sha) {
-  const { width } = (await sharp(bytes).metadata()).autoOrient;
-  const image = sharp(bytes, { failOn: 'none', limitInputPixels: 268_402_689 })
-    .rotate()
+  const { image: upright, width } = await oriented(bytes);
+  const image = upright
     .resize(Math.round(width * (1.25 + unit(sha, 5) * 0.75)), null, { kernel: unit(sha, 6) < 0.5 ? 'lanczos3' : 'cubic' })
     .flatten({ background: '#ffffff' });
   return unit(sha, 7) < 0.5
