@@ -43,6 +43,12 @@ OUT = os.path.join(HERE, '..', '..', 'out', 'ai-image-v6')
 MODELS = os.path.join(HERE, '..', '..', '..', 'models', 'ai-image')
 TARGET_FPR = 0.015
 SOURCE_FPR = 0.05
+REAL_FOLDS = 5
+MIN_FAMILY = 20
+HIDDEN = int(os.environ.get('V6_HIDDEN', '64'))
+# The networks train on the GPU when one is there (a lent machine: see --write-pack), else on 2 CPU threads.
+DEVICE = torch.device('cuda' if torch.cuda.is_available() else 'cpu')
+torch.set_num_threads(2)
 
 
 def balanced_threshold(logits, sources):
@@ -51,12 +57,6 @@ def balanced_threshold(logits, sources):
     for s_id in set(sources):
         t = max(t, np.quantile(logits[sources == s_id], 1 - SOURCE_FPR))
     return float(t)
-REAL_FOLDS = 5
-MIN_FAMILY = 20
-HIDDEN = int(os.environ.get('V6_HIDDEN', '64'))
-# The networks train on the GPU when one is there (a lent machine: see --write-pack), else on 2 CPU threads.
-DEVICE = torch.device('cuda' if torch.cuda.is_available() else 'cpu')
-torch.set_num_threads(2)
 
 
 def frac(text, salt=''):
@@ -208,9 +208,9 @@ def evaluate(spec, rows, x, y, mask, use, real_fold, fit_rows, eval_rows):
 
 
 def summarise(lofo, loso, lofo_scores, rows, y, use, threshold, threshold_without=None):
-    # `use` here: the rows outside the calibration split that the tables are measured on (eval processings).
-    """Tables at `threshold`; a left-out real source is counted at `threshold_without[source]`, the same rule applied
-    without that source's photos, so that its false positive rate is measured on photos no choice saw."""
+    """Tables at `threshold` over the rows `use` marks (outside the calibration split, in the processings measured);
+    a left-out real source is counted at `threshold_without[source]`, the same rule applied without that source's
+    photos, so that its false positive rate is measured on photos no choice saw."""
     threshold_without = threshold_without or {}
     ai_oof = lofo_scores[use & (y == 1)]
     proc = np.array([r['processing'] for r in rows])
@@ -318,7 +318,9 @@ def main():
     keys = [r['file'] for r in rows]
     calib = np.array([r['split'] == 'calibration' for r in rows])
     real_fold = np.array([int(frac(k, 'fold') * REAL_FOLDS) for k in keys])
+    src = np.array([r['source'] for r in rows])
     use = ~calib
+    ev = use & eval_rows  # the rows every table is measured on
     print(f'{len(rows)} rows ({int(y.sum())} AI, {int((y == 0).sum())} real), {x.shape[1]} features; calibration rows {int(calib.sum())}')
     specs = []
     if args.model in ('lr', 'both'):
@@ -329,20 +331,18 @@ def main():
     for spec in specs:
         lofo, loso, lofo_scores, real_oof = evaluate(spec, rows, x, y, mask, use, real_fold, fit_rows, eval_rows)
         # Provisional threshold for the fold tables: the calibration quantile of the out-of-fold real scores.
-        src = np.array([r['source'] for r in rows])
-        real = use & (y == 0) & eval_rows
+        real = ev & (y == 0)
         thr = balanced_threshold(real_oof[real], src[real])
         without = {s_id: balanced_threshold(real_oof[real & (src != s_id)], src[real & (src != s_id)]) for s_id in set(src[real])}
-        table = summarise(lofo, loso, lofo_scores, rows, y, use & eval_rows, thr, without)
+        table = summarise(lofo, loso, lofo_scores, rows, y, ev, thr, without)
         print(json.dumps(dict(spec=spec, lofo_mean=table['lofo_mean'], lofo_min=table['lofo_min'], loso_mean=table['loso_mean'],
                               loso_min=table['loso_min'])), flush=True)
         results.append((spec, table, lofo_scores, real_oof))
     spec, table, lofo_scores, real_oof = max(results, key=lambda r: r[1]['lofo_mean'])
     final = train(x[use & fit_rows], y[use & fit_rows], spec, mask)
     calib &= eval_rows
-    threshold = balanced_threshold(score(final, x[calib], mask), np.array([r['source'] for r in rows])[calib])
+    threshold = balanced_threshold(score(final, x[calib], mask), src[calib])
     # Platt slope on the out-of-fold logits (AI from leave-family-out, real from the real folds).
-    ev = use & eval_rows
     oof = np.r_[lofo_scores[ev & (y == 1)], real_oof[ev & (y == 0)]]
     oy = np.r_[np.ones(int((ev & (y == 1)).sum())), np.zeros(int((ev & (y == 0)).sum()))]
     ok = ~np.isnan(oof)
@@ -364,8 +364,12 @@ def main():
         feature_blocks=[dict(block='artefacts', start=0, end=len(names))], feature_count=len(names), backbones={},
         threshold=dict(ai_probability=0.5, human_score=50),
         calibration=dict(method='sigmoid(a * (logit - t)); t flags at most 1.5% of the held-apart real photos and 5% of each source', a=platt_a, b=-platt_a * threshold),
-        model=dict(spec, hidden=HIDDEN) if spec['kind'] == 'mlp' else spec, training=dict(images=len({r['file'] for r, u in zip(rows, use & fit_rows) if u}), rows=int((use & fit_rows).sum()), processings=args.train_processings.split(','),
-                                  calibration_real_images=len({r['file'] for r, c in zip(rows, calib) if c})),
+        model=dict(spec, hidden=HIDDEN) if spec['kind'] == 'mlp' else spec,
+        training=dict(images=len({r['file'] for r, u in zip(rows, use & fit_rows) if u}), rows=int((use & fit_rows).sum()),
+                      processings=args.train_processings.split(','),
+                      calibration_real_images=len({r['file'] for r, c in zip(rows, calib) if c}),
+                      trained_on=(f"{torch.cuda.get_device_name(0) if DEVICE.type == 'cuda' else 'CPU, 2 threads'}, torch {torch.__version__}"
+                                  + ('; features from the pack train.py --write-pack made' if os.environ.get('V6_PACK') else ''))),
         metrics=dict(
             leave_family_out=dict(mean_auroc=table['lofo_mean'], min=table['lofo_min'], tpr_at_threshold=tpr_all, per_family=families),
             leave_source_out=dict(mean_auroc=table['loso_mean'], min=table['loso_min'], per_source=table['sources']),
