@@ -12,7 +12,10 @@ import { auroc } from '../lib/auroc.mjs';
 export const CORPUS = resolve(import.meta.dirname, '../../packages/classifiers/training/out/ai-image-v6');
 const fmt = (v, w = 6) => (v === null || v === undefined || Number.isNaN(v) ? '-'.padStart(w) : v.toFixed(3).padStart(w));
 
-/** Every `step`-th manifest row of each family (AI) or source (real), at most `cap` of each. */
+/** At most `n` items of `list`, spread evenly: every (length / n)-th from the first. */
+export const spread = (list, n) => list.filter((_, i) => i % Math.max(1, Math.floor(list.length / n)) === 0).slice(0, n);
+
+/** `spread` over the manifest rows of each family (AI) or source (real), at most `cap` of each. */
 function sample(rows, key, cap) {
   const groups = new Map();
   for (const r of rows) {
@@ -20,10 +23,7 @@ function sample(rows, key, cap) {
     if (!groups.has(k)) groups.set(k, []);
     groups.get(k).push(r);
   }
-  return [...groups.values()].flatMap((g) => {
-    const step = Math.max(1, Math.floor(g.length / cap));
-    return g.filter((_, i) => i % step === 0).slice(0, cap);
-  });
+  return [...groups.values()].flatMap((g) => spread(g, cap));
 }
 
 /** The version whose card holds the tables of the corpus as it is built now. */

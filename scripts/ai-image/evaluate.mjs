@@ -17,7 +17,7 @@ import {
 import { evaluationImages, requireDatasets } from '../../packages/classifiers/training/ai-image/datasets.mjs';
 import { readManifest } from '../../packages/classifiers/training/ai-image/v6/manifest.mjs';
 import { auroc } from '../lib/auroc.mjs';
-import { CORPUS, printCorpusTables } from './corpusTable.mjs';
+import { CORPUS, printCorpusTables, spread } from './corpusTable.mjs';
 import { printRobustness } from './robustness.mjs';
 
 requireDatasets();
@@ -66,11 +66,10 @@ if (!existsSync(join(CORPUS, 'manifest.csv'))) {
     // The real photos train.py held apart for the threshold (the manifest's split).
     const calib = manifest.filter((r) => r.split === 'calibration');
     const ai = manifest.filter((r) => r.label === 'ai');
-    const pick = (list, n) => list.filter((_, i) => i % Math.max(1, Math.floor(list.length / n)) === 0).slice(0, n);
     const images = [
       ...rows.filter((r) => r.dataset.startsWith('camera')).map((r) => readFileSync(r.path)),
-      ...pick(calib, 60).map((r) => readFileSync(join(CORPUS, r.file))),
-      ...pick(ai, 60).map((r) => readFileSync(join(CORPUS, r.file))),
+      ...spread(calib, 60).map((r) => readFileSync(join(CORPUS, r.file))),
+      ...spread(ai, 60).map((r) => readFileSync(join(CORPUS, r.file))),
     ];
     await printRobustness(classifier, images, versions.filter((v) => Number(v) >= 5));
   }
