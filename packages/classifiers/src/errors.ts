@@ -79,6 +79,60 @@ export class ModelLoadError extends Error {
   }
 }
 
+/**
+ * A calibration profile that cannot be applied: not JSON, not a profile, or a field out of range. A fault of the
+ * deployment's configuration, not of a request; the message names the file and the first problem.
+ */
+export class InvalidCalibrationProfileError extends Error {
+  readonly code = 'BAD_CALIBRATION_PROFILE';
+  override readonly name = 'InvalidCalibrationProfileError';
+
+  constructor(origin: string, problem: string, options?: { cause?: unknown }) {
+    super(`Invalid calibration profile ${origin}: ${problem}`, options);
+  }
+}
+
+/**
+ * A calibration profile applied to a detector it was not made with (another model, version or model files): its
+ * thresholds are on another model's scale. Through the API a request that asks for another `version` than the
+ * deployment's profile is a fault of `version` (BAD_REQUEST).
+ */
+export class CalibrationMismatchError extends TypeError {
+  readonly code = 'BAD_REQUEST';
+  override readonly name = 'CalibrationMismatchError';
+  readonly field = 'version';
+
+  constructor(
+    made: { model: string; version: string; fingerprint?: string },
+    used: { model: string; version: string; fingerprint?: string },
+  ) {
+    const name = (d: { model: string; version: string }) => `${d.model} ${d.version}`;
+    super(
+      made.model === used.model && made.version === used.version
+        ? `The calibration profile was made with other model files of ${name(made)} (fingerprint ${made.fingerprint}, these are ${used.fingerprint}); calibrate again`
+        : `The calibration profile in use was made for ${name(made)}; it cannot calibrate ${name(used)} (omit version, or ask for ${made.version})`,
+    );
+  }
+}
+
+/** Too few human texts to promise the target false-positive rate in any length bucket. */
+export class InsufficientHumanTextError extends RangeError {
+  readonly code = 'INSUFFICIENT_HUMAN_TEXT';
+  override readonly name = 'InsufficientHumanTextError';
+  /** Texts that could be used, and the fewest a bucket needs. */
+  readonly used: number;
+  readonly needed: number;
+
+  constructor(used: number, needed: number, targetFpr: number, confidence: number) {
+    super(
+      `${used} usable human texts cannot promise a false-positive rate of ${targetFpr} at ${confidence} confidence: ` +
+        `a length bucket needs at least ${needed} (raise --target-fpr, lower --confidence, or add texts)`,
+    );
+    this.used = used;
+    this.needed = needed;
+  }
+}
+
 function describe(value: unknown): string {
   if (typeof value === 'string') return `a string of ${value.length} characters`;
   if (Array.isArray(value)) return 'an array';

@@ -1,6 +1,22 @@
 export {
-  InvalidInputError, languageName, ModelLoadError, UnidentifiedLanguageError, UnknownModelError, UnsupportedLanguageError,
+  CalibrationMismatchError, InsufficientHumanTextError, InvalidCalibrationProfileError, InvalidInputError, languageName,
+  ModelLoadError, UnidentifiedLanguageError, UnknownModelError, UnsupportedLanguageError,
 } from './errors.js';
+export {
+  assertProfileFor, CALIBRATION_PROFILE_FORMAT, CALIBRATION_PROFILE_KIND, parseCalibrationProfile, profileMeetsTarget,
+} from './calibration/calibrationProfile.js';
+export type { CalibratedDetector, CalibrationProfile, ProfileBucket } from './calibration/calibrationProfile.js';
+export {
+  calibrateThresholds, DEFAULT_PROFILE_BUCKETS, DEFAULT_PROFILE_CONFIDENCE, profileWindowChars,
+} from './calibration/calibrateThresholds.js';
+export type { CalibrateThresholdsOptions, ScoredRange } from './calibration/calibrateThresholds.js';
+export { createCalibrationProfile, PROFILE_METHOD } from './calibration/createCalibrationProfile.js';
+export type {
+  CalibrationOutcome, CalibrationScorer, CreateCalibrationProfileOptions,
+} from './calibration/createCalibrationProfile.js';
+export { binomialCdf, clopperPearsonUpper, maxExceedances, minimumSample } from './calibration/fprBound.js';
+export { aiTextCalibrationScorer, calibrateAiText } from './aiText/calibrateAiText.js';
+export type { CalibrateAiTextOptions } from './aiText/calibrateAiText.js';
 export { canonicalText } from './aiText/canonicalText.js';
 export { CharLm, LM_FEATURE_NAMES, LM_STAT_COLUMNS } from './aiText/charLm.js';
 export type { CharLmCard, LmTrace } from './aiText/charLm.js';

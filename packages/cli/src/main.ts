@@ -2,6 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { Engine, openApiDocument, toApiError } from '@content-analysis/engine';
 import type { Feature } from '@content-analysis/engine';
 import { runBatch } from './batch.js';
+import { calibrateCommand, readCalibrationProfile } from './calibrate.js';
 import { asksForHelp, parseCommandLine } from './commandLine.js';
 import { CliError, UsageError } from './errors.js';
 import { forensicsCommand, imageMetadataCommand } from './imageCommands.js';
@@ -39,10 +40,15 @@ async function featureCommand(feature: Feature<any, any>, argv: string[], io: Cl
       sources: { type: 'string' },
       index: { type: 'string' },
       evidence: { type: 'string' },
+      calibration: { type: 'string' },
     },
     ['jsonl'],
   );
-  const engine = new Engine({ services: servicesFrom(values) });
+  if (values.calibration !== undefined && feature.id !== 'ai-content-detection') {
+    throw new UsageError(`${binding.command}: --calibration applies to ai-text only`);
+  }
+  const aiTextCalibration = values.calibration === undefined ? undefined : await readCalibrationProfile(values.calibration);
+  const engine = new Engine({ services: servicesFrom(values), ...(aiTextCalibration ? { aiTextCalibration } : {}) });
   if (values.jsonl !== undefined) {
     const fromStdin = values.jsonl === '-' || values.jsonl === '';
     if (!fromStdin) await assertNotDirectory(values.jsonl);
@@ -157,6 +163,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     }
     if (command === 'serve') return await serve(rest, io);
     if (command === 'worker') return await worker(rest, io);
+    if (command === 'calibrate') return await calibrateCommand(rest, io);
     if (command === 'tokens' || command === 'credits') return await accountCommand(command, rest, io);
     if (command === 'index') return indexCommand(rest, io);
     if (command === 'image-metadata') return await imageMetadataCommand(rest, io.stdout, (m) => new UsageError(m));

@@ -2,10 +2,12 @@ import { availableParallelism } from 'node:os';
 import { DuplicateAccountError, PostgresLedger } from '@content-analysis/credits';
 import type { Ledger } from '@content-analysis/credits';
 import { Engine } from '@content-analysis/engine';
+import type { CalibrationProfile } from '@content-analysis/engine';
 import { ForensicsPool } from '@content-analysis/forensics';
 import { SourceIndex } from '@content-analysis/plagiarism';
 import { AnalysisQueue, createApiServer, DEFAULT_QUEUE_PREFIX, listen, RedisRateLimiter } from '@content-analysis/server';
 import type { RateLimiter } from '@content-analysis/server';
+import { readCalibrationProfile } from './calibrate.js';
 import { servicesFrom } from './collections.js';
 import { parseCommandLine } from './commandLine.js';
 import { CliError, UsageError } from './errors.js';
@@ -133,8 +135,10 @@ export async function serve(argv: string[], io: CliIo): Promise<number> {
     index: { type: 'string' },
     sources: { type: 'string' },
     evidence: { type: 'string' },
+    calibration: { type: 'string' },
   });
   if (positionals.length > 0) throw new UsageError(`serve: unexpected argument "${positionals[0]}"`);
+  const aiTextCalibration = values.calibration === undefined ? undefined : await readCalibrationProfile(values.calibration);
   const port = Number(values.port ?? io.env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`Expected port number for --port but received ${values.port}`);
   const host = values.host ?? '127.0.0.1';
@@ -168,6 +172,7 @@ export async function serve(argv: string[], io: CliIo): Promise<number> {
         forensicsPool,
       },
       ...(queue ? { offload: queue } : {}),
+      ...(aiTextCalibration ? { aiTextCalibration } : {}),
     });
     server = createApiServer({ engine, toolServer: values['no-tool-server'] !== true, ...(limiter ? { rateLimit: limiter } : {}) });
     address = await listen(server, port, host).catch((error: unknown) => {
@@ -179,7 +184,8 @@ export async function serve(argv: string[], io: CliIo): Promise<number> {
   }
   // Only once the port is ours: a start that fails leaves no account behind, so the next one still shows the token.
   await showFirstToken(ledger, io);
-  const limits = stores.redis === undefined ? '' : `; rate limits and the analysis queue in ${redact(stores.redis)}`;
+  const limits = (stores.redis === undefined ? '' : `; rate limits and the analysis queue in ${redact(stores.redis)}`) +
+    (aiTextCalibration === undefined ? '' : `; AI-text scores calibrated by ${values.calibration} (${calibrationSummary(aiTextCalibration)})`);
   io.stdout.write(`content-analysis listening on ${address.url} (ledger ${ledgerName}${limits}; tool server at ${address.url}/mcp/v1)\n`);
   await new Promise<void>((resolve) => {
     const stop = () => {
@@ -200,4 +206,12 @@ function listenError(error: unknown, host: string, port: number): Error {
     : code === 'EADDRNOTAVAIL' ? 'the address is not on this machine'
     : (error as Error).message;
   return new CliError(`cannot listen on ${host}:${port}: ${reason}`, { cause: error });
+}
+
+/** `ai-text 2.0.0, target 1% false positives, bound 0.91% at 95% confidence`: what a profile promises, for start lines. */
+export function calibrationSummary(profile: CalibrationProfile): string {
+  const bound = Math.max(...profile.buckets.map((b) => b.fpr_bound));
+  const percent = (p: number) => `${+(100 * p).toPrecision(3)}%`;
+  return `${profile.detector.model} ${profile.detector.version}, target ${percent(profile.target_fpr)} false positives, ` +
+    `bound ${percent(bound)} at ${percent(profile.confidence)} confidence in every length bucket`;
 }

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Engine } from '@content-analysis/engine';
 import { ForensicsPool } from '@content-analysis/forensics';
 import { AnalysisWorker } from '@content-analysis/server';
+import { readCalibrationProfile } from './calibrate.js';
 import { servicesFrom } from './collections.js';
 import { parseCommandLine } from './commandLine.js';
 import { CliError, UsageError } from './errors.js';
@@ -31,8 +32,10 @@ export async function worker(argv: string[], io: CliIo): Promise<number> {
     index: { type: 'string' },
     sources: { type: 'string' },
     evidence: { type: 'string' },
+    calibration: { type: 'string' },
   });
   if (positionals.length > 0) throw new UsageError(`worker: unexpected argument "${positionals[0]}"`);
+  const aiTextCalibration = values.calibration === undefined ? undefined : await readCalibrationProfile(values.calibration);
   const stores = serveStores(values, io.env);
   if (stores.redis === undefined) throw new UsageError('worker: missing --redis <redis://…> (or CONTENT_ANALYSIS_REDIS_URL), the queue to take jobs from');
   const concurrency = positiveInteger('--concurrency', values.concurrency, 1);
@@ -46,6 +49,7 @@ export async function worker(argv: string[], io: CliIo): Promise<number> {
       ...(sharedIndex ? { plagiarismIndex: sharedIndex } : {}),
       forensicsPool,
     },
+    ...(aiTextCalibration ? { aiTextCalibration } : {}),
   });
   const release = async () => {
     await forensicsPool.close();

@@ -1,3 +1,4 @@
+import type { CalibrationProfile } from '@content-analysis/classifiers';
 import type { Ledger } from '@content-analysis/credits';
 import type { GuardedFetchOptions } from '@content-analysis/fetch';
 import { ApiError, toApiError } from './errors.js';
@@ -10,6 +11,7 @@ import { sharedAnalysisPool } from './pool/analysisPool.js';
 import type { AnalysisPool, AnalysisPoolOptions } from './pool/analysisPool.js';
 import { inThreadRunner, pooledRunner } from './pool/analysisRunner.js';
 import type { AnalysisRunner } from './pool/analysisRunner.js';
+import { withAiTextCalibration } from './pool/calibratedRunner.js';
 import { lazyServices } from './services.js';
 import type { AnalysisOffload } from './offload.js';
 import type { EngineServices, EngineServicesOptions } from './services.js';
@@ -43,6 +45,12 @@ export interface EngineOptions {
    * @default undefined (every analysis runs in this process)
    */
   offload?: AnalysisOffload;
+  /**
+   * This deployment's AI-text calibration profile (`calibrateAiText`, `content-analysis calibrate ai-text`): human
+   * scores then compare each text with the deployment's own human writing. Checked when the engine is built.
+   * @default undefined (the detector's shipped calibration)
+   */
+  aiTextCalibration?: CalibrationProfile;
 }
 
 /** Where the CPU-heavy analyses run; see `analysisMode` for the default mode. */
@@ -117,14 +125,16 @@ export class Engine {
 
   constructor(options: EngineOptions = {}) {
     const analysis = options.analysis ?? {};
+    let runner: AnalysisRunner;
     if (analysisMode(analysis) === 'thread') {
-      this.analysis = inThreadRunner;
+      runner = inThreadRunner;
     } else {
       const { mode: _mode, pool, ...sizing } = analysis;
       // Sizes are checked now; the pool's threads start on its first task.
       const chosen = pool ?? sharedAnalysisPool(sizing);
-      this.analysis = pooledRunner(() => chosen);
+      runner = pooledRunner(() => chosen);
     }
+    this.analysis = options.aiTextCalibration === undefined ? runner : withAiTextCalibration(runner, options.aiTextCalibration);
     this.services = lazyServices(options.services ?? {});
     this.features = new FeatureRegistry(options.features ?? builtinFeatures());
     this.ledger = options.ledger;

@@ -95,3 +95,9 @@ export { provenanceEvidence } from './provenance/provenanceEvidence.js';
 export type { ProvenanceEvidence, ProvenanceKind } from './provenance/provenanceEvidence.js';
 export { AI_PROBABILITY_FLOOR, applyProvenance } from './provenance/applyProvenance.js';
 export type { ProvenanceOutcome } from './provenance/applyProvenance.js';
+export { withAiTextCalibration } from './pool/calibratedRunner.js';
+export {
+  calibrateAiText, CalibrationMismatchError, DEFAULT_PROFILE_CONFIDENCE, InsufficientHumanTextError,
+  InvalidCalibrationProfileError, parseCalibrationProfile, profileMeetsTarget,
+} from '@content-analysis/classifiers';
+export type { CalibrateAiTextOptions, CalibrationOutcome, CalibrationProfile, ProfileBucket } from '@content-analysis/classifiers';

@@ -1,3 +1,5 @@
+import { assertProfileFor, parseCalibrationProfile } from '../calibration/calibrationProfile.js';
+import type { CalibrationProfile } from '../calibration/calibrationProfile.js';
 import { InvalidInputError, ModelLoadError, UnidentifiedLanguageError, UnsupportedLanguageError } from '../errors.js';
 import { loadModel } from '../runtime/loadModel.js';
 import type { LoadedModel } from '../runtime/loadModel.js';
@@ -53,6 +55,11 @@ export interface AiTextDetectorOptions {
    * @default bundledRegistry()
    */
   registry?: ModelRegistry;
+  /**
+   * A deployment's calibration profile (`calibrateAiText`), used by every detection that brings none of its own.
+   * @default undefined (the model card's calibration)
+   */
+  calibration?: CalibrationProfile;
 }
 
 /** Options of one detection. */
@@ -68,10 +75,18 @@ export interface DetectAiTextOptions {
    */
   language?: string;
   /**
-   * Detector version (see `AiTextDetectorOptions.version`).
+   * Detector version (see `AiTextDetectorOptions.version`). With a calibration profile, no version or `latest`
+   * means the profile's version, and another version is refused (`CalibrationMismatchError`).
    * @default undefined
    */
   version?: string;
+  /**
+   * A deployment's calibration profile (`calibrateAiText`): scores then compare the text with that deployment's
+   * human writing (below 50 = flagged at its calibrated threshold). Checked on every call: it must be valid and made
+   * with this detector version.
+   * @default undefined (the model card's calibration)
+   */
+  calibration?: CalibrationProfile;
 }
 
 /** Human score of one sentence. */
@@ -112,14 +127,21 @@ interface DocumentFeatures {
 /** Computes a model version's features of a normalised text. */
 type Featurizer = (text: string) => Promise<DocumentFeatures>;
 
-/** Resolves `latest` (and no version) to the default version. */
-export function resolveAiTextVersion(version: string | undefined): string {
-  return version === undefined || version === LATEST_AI_TEXT_VERSION ? DEFAULT_AI_TEXT_VERSION : version;
+/**
+ * Resolves `latest` (and no version) to the default version, or to `calibratedVersion` (the version of the
+ * calibration profile in use) when there is one.
+ */
+export function resolveAiTextVersion(version: string | undefined, calibratedVersion?: string): string {
+  if (version !== undefined && version !== LATEST_AI_TEXT_VERSION) return version;
+  return calibratedVersion ?? DEFAULT_AI_TEXT_VERSION;
 }
 
 /** Loads the model and its resources once; the returned detector can be called any number of times. */
 export async function createAiTextDetector(options: AiTextDetectorOptions = {}): Promise<AiTextDetector> {
-  const model = await loadModel(AI_TEXT_MODEL_ID, { ...options, version: resolveAiTextVersion(options.version) });
+  const profile = options.calibration === undefined ? undefined : parseCalibrationProfile(options.calibration);
+  if (profile !== undefined && options.version !== undefined) checkCalibratedVersion(profile, options.version);
+  const version = resolveAiTextVersion(options.version, profile?.detector.version);
+  const model = await loadModel(AI_TEXT_MODEL_ID, { ...options, version });
   const buckets = model.card.calibration?.buckets;
   if (buckets === undefined || buckets.length === 0) {
     throw new ModelLoadError(model.entry.folder, 'model card has no calibration');
@@ -127,8 +149,14 @@ export async function createAiTextDetector(options: AiTextDetectorOptions = {}):
   const featurize = await featurizerOf(model, options.threads ?? 1);
   return {
     version: model.card.version,
-    detect: (text, detectOptions = {}) => detect(model, featurize, text, detectOptions),
+    detect: (text, detectOptions = {}) =>
+      detect(model, featurize, text, profile === undefined || detectOptions.calibration !== undefined ? detectOptions : { ...detectOptions, calibration: profile }),
   };
+}
+
+// Refuses a profile of another model, or an explicit version other than the profile's, before any model is loaded.
+function checkCalibratedVersion(profile: CalibrationProfile, version: string | undefined): void {
+  assertProfileFor(profile, { model: AI_TEXT_MODEL_ID, version: resolveAiTextVersion(version, profile.detector.version) });
 }
 
 // Versions 1.x: the base features of FEATURE_NAMES (language models, compression, style) and, for 1.1.0, the
@@ -253,7 +281,9 @@ const detectors = new Map<string, Promise<AiTextDetector>>();
  * (BAD_REQUEST on `text`: no language found in it) or `UnsupportedLanguageError` (sent or detected, as it says).
  */
 export async function detectAiText(text: unknown, options: DetectAiTextOptions = {}): Promise<AiTextResult> {
-  const key = resolveAiTextVersion(options.version);
+  const profile = options.calibration === undefined ? undefined : parseCalibrationProfile(options.calibration);
+  if (profile !== undefined) checkCalibratedVersion(profile, options.version);
+  const key = resolveAiTextVersion(options.version, profile?.detector.version);
   let detector = detectors.get(key);
   if (detector === undefined) {
     detector = createAiTextDetector({ version: key });
@@ -272,7 +302,9 @@ async function detect(
   }
   const wantSentences = options.sentences ?? true;
   if (typeof wantSentences !== 'boolean') throw new InvalidInputError('sentences', 'a boolean', wantSentences);
-  if (options.version !== undefined && resolveAiTextVersion(options.version) !== model.card.version) {
+  const profile = options.calibration === undefined ? undefined : parseCalibrationProfile(options.calibration);
+  if (profile !== undefined) assertProfileFor(profile, { model: AI_TEXT_MODEL_ID, version: model.card.version });
+  if (options.version !== undefined && resolveAiTextVersion(options.version, profile?.detector.version) !== model.card.version) {
     throw new InvalidInputError('version', `detector version ${model.card.version}`, options.version);
   }
   const normalized = normalizeText(text);
@@ -288,7 +320,7 @@ async function detect(
   windows.forEach(([a, b], row) => doc.fill(a, b, input, row * width));
   const raw = await model.run(input, windows.length);
 
-  const buckets = model.card.calibration!.buckets;
+  const buckets = profile?.buckets ?? model.card.calibration!.buckets;
   const charsOf = ([a, b]: [number, number]) => doc.sentences[b]!.end - doc.sentences[a]!.start;
   const docChars = charsOf(windows[0]!);
   const result: AiTextResult = {
