@@ -1,8 +1,11 @@
 // How the AI-text detector's language identification (detectLanguage: franc among the API's languages) reads the
 // texts of ../shared/datasets/aitext (300+ characters): counts per dataset, labelled language and detected code, and
-// the English texts it does not read as English, with their opening.
-// Usage: node_modules/.bin/tsc -b packages/classifiers && node scripts/ai-text/language.mjs
+// the English texts it does not read as English, with their opening. Then the declared-language check of the API
+// (`contradictedLanguage` of the engine): every text sent with `language: 'en'`, how many are refused, per labelled
+// language and by what franc reads.
+// Usage: node_modules/.bin/tsc -b packages/engine && node scripts/ai-text/language.mjs
 import { detectLanguage, normalizeText } from '../../packages/classifiers/dist/index.js';
+import { contradictedLanguage } from '../../packages/engine/dist/index.js';
 import { datasetsRoot, loadRows } from '../../packages/classifiers/training/datasets.mjs';
 
 const root = datasetsRoot();
@@ -24,3 +27,25 @@ const english = rows.filter((r) => r.language === 'en').length;
 console.log(`English-labelled texts read as English: ${english - missed.length} of ${english}`);
 for (const line of missed) console.log(`  ${line}`);
 console.log('(m4_llama2 labels rows by the prompt language; many machine answers to German, Russian, Indonesian or Chinese prompts are in English.)');
+
+// Declared English: refused where franc and the fact checker's function words agree the text is something else.
+const declared = new Map();
+const passedOther = [];
+for (const r of rows) {
+  const read = detectLanguage(normalizeText(r.text).text) === 'en' ? 'read as en' : 'read as another';
+  const found = contradictedLanguage(r.text, 'en');
+  const key = `${r.language} ${read}`;
+  const entry = declared.get(key) ?? { texts: 0, refused: 0, as: new Map() };
+  entry.texts++;
+  if (found !== undefined) {
+    entry.refused++;
+    entry.as.set(found, (entry.as.get(found) ?? 0) + 1);
+  } else if (read === 'read as another') passedOther.push(`${r.dataset} ${r.language}: ${JSON.stringify(r.text.slice(0, 100))}`);
+  declared.set(key, entry);
+}
+console.log('\nSent with language "en": refused (400, LANGUAGE_MISMATCH) per labelled language and franc\'s reading');
+for (const [key, e] of [...declared].sort()) {
+  console.log(`${key.padEnd(26)} ${String(e.refused).padStart(6)} of ${String(e.texts).padEnd(6)} ${[...e.as].map(([c, n]) => `${c} ${n}`).join(', ')}`);
+}
+console.log('Read as another language by franc but scored as declared (the function words still read English):');
+for (const line of passedOther) console.log(`  ${line}`);

@@ -38,6 +38,28 @@ export class UnsupportedLanguageError extends RangeError {
 }
 
 /**
+ * The caller declared one language and the text is confidently in another (`found`): scoring it as the declared
+ * language would give a meaningless score. Through the API: 400 BAD_REQUEST with this message, nothing charged.
+ */
+export class LanguageMismatchError extends RangeError {
+  readonly code = 'LANGUAGE_MISMATCH';
+  override readonly name = 'LanguageMismatchError';
+  readonly field = 'language';
+  /** The 2-letter code the caller sent, and the one found in the text. */
+  readonly declared: string;
+  readonly found: string;
+
+  constructor(declared: string, found: string, supported: readonly string[]) {
+    super(
+      `The request sent language ${languageName(declared)}, but the text is in ${languageName(found)}` +
+        `${supported.includes(found) ? '' : ', which is not supported'} (supported: ${supported.map(languageName).join(', ')}, or auto)`,
+    );
+    this.declared = declared;
+    this.found = found;
+  }
+}
+
+/**
  * The text has no identifiable language (only digits, symbols, emoji, control characters or undecodable bytes), so
  * it cannot be scored as prose in a supported language. A fault of `text` (BAD_REQUEST), not of `language`: the
  * caller sent no unsupported language, and none was found.

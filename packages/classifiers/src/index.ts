@@ -1,6 +1,6 @@
 export {
-  CalibrationMismatchError, InsufficientHumanTextError, InvalidCalibrationProfileError, InvalidInputError, languageName,
-  ModelLoadError, UnidentifiedLanguageError, UnknownModelError, UnsupportedLanguageError,
+  CalibrationMismatchError, InsufficientHumanTextError, InvalidCalibrationProfileError, InvalidInputError, LanguageMismatchError,
+  languageName, ModelLoadError, UnidentifiedLanguageError, UnknownModelError, UnsupportedLanguageError,
 } from './errors.js';
 export {
   assertProfileFor, CALIBRATION_PROFILE_FORMAT, CALIBRATION_PROFILE_KIND, parseCalibrationProfile, profileMeetsTarget,

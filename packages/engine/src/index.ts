@@ -101,3 +101,4 @@ export {
   InvalidCalibrationProfileError, parseCalibrationProfile, profileMeetsTarget,
 } from '@content-analysis/classifiers';
 export type { CalibrateAiTextOptions, CalibrationOutcome, CalibrationProfile, ProfileBucket } from '@content-analysis/classifiers';
+export { checkDeclaredLanguage, contradictedLanguage } from './inputs/declaredLanguage.js';

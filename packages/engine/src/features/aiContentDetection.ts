@@ -1,8 +1,10 @@
 import * as z from 'zod';
 import { countWords } from '@content-analysis/credits';
+import { AI_TEXT_LANGUAGES } from '@content-analysis/classifiers';
 import type { AiTextResult } from '@content-analysis/classifiers';
 import { callerError } from '../callerError.js';
 import { defineFeature, SNAKE_CASE_CREDITS } from '../feature.js';
+import { checkDeclaredLanguage } from '../inputs/declaredLanguage.js';
 import { analysedText } from '../inputs/textInput.js';
 import { roundScore } from '../roundScore.js';
 import { boundedText } from '../schemas/common.js';
@@ -12,8 +14,11 @@ import { aiContentDetectionResult } from '../schemas/results.js';
 
 type AiContentAnalysis = AiTextResult & { input: 'text' | 'file' | 'website' };
 
-/** Codes of the detector's errors about the caller's input (a field named, an unsupported language, an unknown version). */
-const CALLER_ERRORS = ['BAD_REQUEST', 'UNSUPPORTED_LANGUAGE', 'UNKNOWN_MODEL'] as const;
+/**
+ * Codes of the detector's errors about the caller's input (a field named, an unsupported language, a declared
+ * language the text is not in, an unknown version).
+ */
+const CALLER_ERRORS = ['BAD_REQUEST', 'UNSUPPORTED_LANGUAGE', 'LANGUAGE_MISMATCH', 'UNKNOWN_MODEL'] as const;
 
 export const aiContentDetectionFeature = defineFeature<AiContentDetectionRequest, AiContentAnalysis>({
   id: 'ai-content-detection',
@@ -29,6 +34,15 @@ export const aiContentDetectionFeature = defineFeature<AiContentDetectionRequest
   statusField: true,
   async plan(request, context) {
     const { input, text } = await analysedText(request, context, TEXT_BOUNDS.aiContentDetection);
+    // A declared supported language the text is confidently not in is refused before anything is charged; an
+    // unsupported one is refused by the detector, which names it.
+    if (request.language !== 'auto' && AI_TEXT_LANGUAGES.includes(request.language)) {
+      try {
+        checkDeclaredLanguage(text, request.language, AI_TEXT_LANGUAGES);
+      } catch (error) {
+        throw callerError(error, CALLER_ERRORS);
+      }
+    }
     return {
       cost: countWords(text),
       analyse: async () => {
