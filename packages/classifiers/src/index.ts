@@ -54,7 +54,8 @@ export type {
   AiTextDetector, AiTextDetectorOptions, AiTextResult, AiTextScorer, DetectAiTextOptions, SentenceScore,
 } from './aiText/detectAiText.js';
 export { detectLanguage } from './aiText/detectLanguage.js';
-export { HUMAN_SCORE_THRESHOLD, humanScore } from './aiText/humanScore.js';
+export { HUMAN_SCORE_THRESHOLD, humanLogit, humanScore, scoreOfLogit } from './aiText/humanScore.js';
+export { anchoredSentenceLogits } from './aiText/anchoredSentenceLogits.js';
 export { countSyllables, fleschReadingEase } from './aiText/readability.js';
 export { loadModel } from './runtime/loadModel.js';
 export type { LoadedModel, LoadModelOptions } from './runtime/loadModel.js';

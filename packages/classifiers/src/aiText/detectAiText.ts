@@ -9,7 +9,8 @@ import type { CharLmCard } from './charLm.js';
 import { detectLanguage } from './detectLanguage.js';
 import { featurePlan, planFeatures } from './featurePlan.js';
 import { loadFeatureResources } from './featureResources.js';
-import { humanScore } from './humanScore.js';
+import { anchoredSentenceLogits } from './anchoredSentenceLogits.js';
+import { humanLogit, scoreOfLogit } from './humanScore.js';
 import type { AttackDetected } from './normalizeText.js';
 import { normalizeText } from './normalizeText.js';
 import { canonicalSentences, prepareDocument } from './prepareDocument.js';
@@ -69,6 +70,14 @@ export interface DetectAiTextOptions {
    * @default true
    */
   sentences?: boolean;
+  /**
+   * `anchored`: each sentence's score is the document's, moved by how much more or less human the sentence reads than
+   * the document's average (`anchoredSentenceLogits`), so that a flagged document marks its machine-like sentences
+   * and a human one few; `independent`: each sentence window scored on its own against the short-text threshold
+   * (the scores of 2.0.0 and earlier releases).
+   * @default 'anchored'
+   */
+  sentenceScores?: 'anchored' | 'independent';
   /**
    * Two-letter language code of the text, or `auto` to detect it.
    * @default 'auto'
@@ -302,6 +311,10 @@ async function detect(
   }
   const wantSentences = options.sentences ?? true;
   if (typeof wantSentences !== 'boolean') throw new InvalidInputError('sentences', 'a boolean', wantSentences);
+  const sentenceScores = options.sentenceScores ?? 'anchored';
+  if (sentenceScores !== 'anchored' && sentenceScores !== 'independent') {
+    throw new InvalidInputError('sentenceScores', "'anchored' or 'independent'", sentenceScores);
+  }
   const profile = options.calibration === undefined ? undefined : parseCalibrationProfile(options.calibration);
   if (profile !== undefined) assertProfileFor(profile, { model: AI_TEXT_MODEL_ID, version: model.card.version });
   if (options.version !== undefined && resolveAiTextVersion(options.version, profile?.detector.version) !== model.card.version) {
@@ -323,8 +336,9 @@ async function detect(
   const buckets = profile?.buckets ?? model.card.calibration!.buckets;
   const charsOf = ([a, b]: [number, number]) => doc.sentences[b]!.end - doc.sentences[a]!.start;
   const docChars = charsOf(windows[0]!);
+  const documentLogit = humanLogit(raw[0]!, docChars, buckets);
   const result: AiTextResult = {
-    score: humanScore(raw[0]!, docChars, buckets),
+    score: scoreOfLogit(documentLogit),
     attack_detected: normalized.attack,
     readability_score: fleschReadingEase(normalized.text),
     version: model.card.version,
@@ -332,10 +346,9 @@ async function detect(
     confidence: docChars < 600 ? 'low' : docChars < 1500 ? 'medium' : 'high',
   };
   if (wantSentences) {
-    result.sentences = doc.sentences.map((s, i) => ({
-      text: s.text,
-      score: humanScore(raw[i + 1]!, charsOf(windows[i + 1]!), buckets),
-    }));
+    const own = doc.sentences.map((_, i) => humanLogit(raw[i + 1]!, charsOf(windows[i + 1]!), buckets));
+    const logits = sentenceScores === 'independent' ? own : anchoredSentenceLogits(documentLogit, own, doc.sentences.map((s) => s.end - s.start));
+    result.sentences = doc.sentences.map((s, i) => ({ text: s.text, score: scoreOfLogit(logits[i]!) }));
   }
   return result;
 }
