@@ -49,3 +49,29 @@ for (const [key, e] of [...declared].sort()) {
 }
 console.log('Read as another language by franc but scored as declared (the function words still read English):');
 for (const line of passedOther) console.log(`  ${line}`);
+
+// Per language: what the English detector's raw output would give on m4's non-English pairs (only texts franc reads
+// in that language; m4's AI answers in English are left out). Not served: these languages are refused.
+const { createAiTextScorer } = await import('../../packages/classifiers/dist/index.js');
+const { auroc } = await import('../lib/auroc.mjs');
+const scorer = await createAiTextScorer();
+const card = JSON.parse((await import('node:fs')).readFileSync(new URL('../../packages/classifiers/models/ai-text/2.0.0/card.json', import.meta.url), 'utf8'));
+const { humanScore } = await import('../../packages/classifiers/dist/index.js');
+console.log('\nPer language (m4_llama2, human vs Llama-2-70B-chat, texts read in that language): 2.0.0\'s raw output, were it served');
+console.log('language  human  AI  AUROC  TPR at the shipped threshold  human FPR there');
+for (const language of ['de', 'ru', 'id', 'zh']) {
+  const side = { 0: [], 1: [] };
+  const flagged = { 0: 0, 1: 0 };
+  for (const r of rows) {
+    if (r.dataset !== 'm4_llama2' || r.language !== language) continue;
+    const read = detectLanguage(normalizeText(r.text).text);
+    if (read === 'en' || read === 'und') continue;
+    const [whole] = await scorer.score(r.text);
+    if (whole === undefined) continue;
+    side[r.label].push(whole.logit);
+    if (humanScore(whole.logit, whole.chars, card.calibration.buckets) < 50) flagged[r.label]++;
+  }
+  const a = auroc(side[1], side[0]);
+  console.log(`${language.padEnd(9)} ${String(side[0].length).padStart(5)} ${String(side[1].length).padStart(4)}  ${a === null ? '  -  ' : a.toFixed(3)}  ` +
+    `${(100 * flagged[1] / Math.max(1, side[1].length)).toFixed(1).padStart(27)}%  ${(100 * flagged[0] / Math.max(1, side[0].length)).toFixed(1).padStart(14)}%`);
+}
