@@ -208,10 +208,17 @@ function listenError(error: unknown, host: string, port: number): Error {
   return new CliError(`cannot listen on ${host}:${port}: ${reason}`, { cause: error });
 }
 
-/** `ai-text 2.0.0, target 1% false positives, bound 0.91% at 95% confidence`: what a profile promises, for start lines. */
+/**
+ * What a profile promises, for start lines: `ai-text 2.0.0, at most 1% false positives at 95% confidence in every
+ * length bucket (bound 0.91%)`, or which length buckets had too few texts to promise it.
+ */
 export function calibrationSummary(profile: CalibrationProfile): string {
-  const bound = Math.max(...profile.buckets.map((b) => b.fpr_bound));
   const percent = (p: number) => `${+(100 * p).toPrecision(3)}%`;
-  return `${profile.detector.model} ${profile.detector.version}, target ${percent(profile.target_fpr)} false positives, ` +
-    `bound ${percent(bound)} at ${percent(profile.confidence)} confidence in every length bucket`;
+  const head = `${profile.detector.model} ${profile.detector.version}, at most ${percent(profile.target_fpr)} false positives at ${percent(profile.confidence)} confidence`;
+  const met = profile.buckets.filter((b) => b.meets_target);
+  const unmet = profile.buckets.filter((b) => !b.meets_target).map((b) => `${b.min_chars}+`);
+  const bound = Math.max(...met.map((b) => b.fpr_bound));
+  return unmet.length === 0
+    ? `${head} in every length bucket (bound ${percent(bound)})`
+    : `${head} in ${met.length} of ${profile.buckets.length} length buckets (bound ${percent(bound)}); too few texts to promise it at ${unmet.join(', ')} characters`;
 }
