@@ -13,10 +13,6 @@ export function withAiTextCalibration(runner: AnalysisRunner, calibration: Calib
   if (profile.detector.model !== AI_TEXT_MODEL_ID) {
     throw new InvalidCalibrationProfileError('given as aiTextCalibration', `it was made for model ${profile.detector.model}, not ${AI_TEXT_MODEL_ID}`);
   }
-  return {
-    where: runner.where,
-    detectAiText: (text, options, signal) => runner.detectAiText(text, { ...options, calibration: profile }, signal),
-    checkPlagiarism: (text, options, signal) => runner.checkPlagiarism(text, options, signal),
-    checkFacts: (text, options) => runner.checkFacts(text, options),
-  };
+  // Both runners are plain objects of functions (no `this`): the others are kept as they are.
+  return { ...runner, detectAiText: (text, options, signal) => runner.detectAiText(text, { ...options, calibration: profile }, signal) };
 }
