@@ -124,6 +124,9 @@ describe('--calibration', () => {
     expect(await main(['serve', '--port', '0', '--calibration', bad], io)).toBe(1);
     expect(io.err()).toMatch(/^content-analysis: the calibration profile .*bad\.json is not JSON/);
     io = captureIo();
+    expect(await main(['worker', '--redis', 'redis://127.0.0.1:1', '--calibration', join(dir, 'missing.json')], io)).toBe(1);
+    expect(io.err()).toMatch(/^content-analysis: cannot read the calibration profile .*missing\.json: ENOENT/);
+    io = captureIo();
     expect(await main(['text-compare', '--first-text', 'a', '--second-text', 'b', '--calibration', profileFile], io)).toBe(2);
     expect(io.err()).toContain('text-compare: --calibration applies to ai-text only');
   });

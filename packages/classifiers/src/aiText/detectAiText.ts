@@ -148,7 +148,7 @@ export function resolveAiTextVersion(version: string | undefined, calibratedVers
 /** Loads the model and its resources once; the returned detector can be called any number of times. */
 export async function createAiTextDetector(options: AiTextDetectorOptions = {}): Promise<AiTextDetector> {
   const profile = options.calibration === undefined ? undefined : parseCalibrationProfile(options.calibration);
-  if (profile !== undefined && options.version !== undefined) checkCalibratedVersion(profile, options.version);
+  if (profile !== undefined) checkCalibratedVersion(profile, options.version);
   const version = resolveAiTextVersion(options.version, profile?.detector.version);
   const model = await loadModel(AI_TEXT_MODEL_ID, { ...options, version });
   const buckets = model.card.calibration?.buckets;
