@@ -7,6 +7,7 @@ import { tokenize } from './tokenize.js';
 import { cosine, type WordVectors } from './wordVectors.js';
 import { wordNetRelations } from './wordNetRelations.js';
 import { scopedNegationMismatches } from './negationScope.js';
+import { isNegated, languageCues } from './languageCues.js';
 
 /** What a claim and an evidence passage share and where they differ; feeds both the features and the explanation. */
 export interface Alignment {
@@ -85,8 +86,29 @@ const UNITS = new Set([
   'people', 'species', 'times', 'fold', 'kg', 'watts', 'w', 'gw', 'mw', 'twh', 'dollars', 'usd',
 ]);
 
-/** Aligns a claim with one evidence passage: words, numbers, years, names, negation and comparisons. */
-export function alignPair(claim: string, evidence: string, vectors: WordVectors): Alignment {
+const negationSets = new Map<string, ReadonlySet<string>>();
+
+/** The negation tokens of a language: English keeps the list the entailment models were trained with. */
+function negationsOf(language: string): ReadonlySet<string> {
+  if (language === 'en') return NEGATIONS;
+  let set = negationSets.get(language);
+  if (!set) {
+    set = new Set(languageCues(language).negations);
+    negationSets.set(language, set);
+  }
+  return set;
+}
+
+/**
+ * Aligns a claim with one evidence passage: words, numbers, years, names, negation and comparisons. `language` (a
+ * code of `FACT_CHECK_LANGUAGES`, @default 'en') chooses the negation cues ({@link languageCues}); numbers, years
+ * and names are read the same way in every language.
+ */
+export function alignPair(claim: string, evidence: string, vectors: WordVectors, language = 'en'): Alignment {
+  const negations = negationsOf(language);
+  const unspaced = languageCues(language).unspaced === true;
+  const negatedText = (text: string, tokens: ReturnType<typeof tokenize>) =>
+    language === 'en' ? tokens.some((t) => NEGATIONS.has(t.lower)) : isNegated(language, tokens.map((t) => t.lower), text);
   const claimTokens = tokenize(claim);
   const evidenceTokens = tokenize(evidence);
   const claimWords = claimTokens.map((t) => t.lower).filter(isContentWord);
@@ -193,7 +215,7 @@ export function alignPair(claim: string, evidence: string, vectors: WordVectors)
     synonymWords,
     generalisedWords,
     specialisedWords,
-    scopedNegationMismatches: scopedNegationMismatches(claim, claimTokens, evidence, evidenceTokens),
+    scopedNegationMismatches: unspaced ? [] : scopedNegationMismatches(claim, claimTokens, evidence, evidenceTokens, negations),
     quantifierMismatch: (claimUniversal && evidencePartial && !evidenceUniversal) || (claimPartial && evidenceUniversal && !evidencePartial),
     claimHedged: claimTokens.some((t) => HEDGE_WORDS.has(t.lower)),
     evidenceHedged: evidenceTokens.some((t) => HEDGE_WORDS.has(t.lower)),
@@ -216,8 +238,8 @@ export function alignPair(claim: string, evidence: string, vectors: WordVectors)
     claimEntities: claimEntities.map((e) => e.text),
     matchedEntities,
     missingEntities,
-    claimNegated: claimTokens.some((t) => NEGATIONS.has(t.lower)),
-    evidenceNegated: evidenceTokens.some((t) => NEGATIONS.has(t.lower)),
+    claimNegated: negatedText(claim, claimTokens),
+    evidenceNegated: negatedText(evidence, evidenceTokens),
     oppositeComparisons,
     claimLength: claimTokens.length,
     evidenceLength: evidenceTokens.length,

@@ -122,8 +122,8 @@ export async function findCheckableClaims(text: string, options: FindClaimsOptio
   if (!Number.isInteger(maxClaims) || maxClaims < 0 || maxClaims > 12) throw new InvalidArgumentError('maxClaims', 'an integer from 0 to 12', maxClaims);
   const language: FactCheckLanguage = requested === 'auto' ? detectLanguage(text) : requested;
 
-  const sentences = segmentSentences(text);
-  const extracted = await extractClaims(sentences, loadWordVectors(), { maxClaims, minCheckWorthiness: options.minCheckWorthiness ?? 0.4 });
+  const sentences = segmentSentences(text, language);
+  const extracted = await extractClaims(sentences, loadWordVectors(), { maxClaims, minCheckWorthiness: options.minCheckWorthiness ?? 0.4, language });
   return {
     text,
     language,
@@ -161,7 +161,7 @@ export async function judgeClaims(gathered: GatheredClaims, options: JudgeClaimO
   const vectors = loadWordVectors();
   const claims: FactCheckClaim[] = [];
   for (const claim of gathered.claims) {
-    const judgement = await judgeClaim(claim.claim, claim.passages, vectors, options);
+    const judgement = await judgeClaim(claim.claim, claim.passages, vectors, { ...options, language: gathered.language });
     claims.push({
       id: claim.sentenceId,
       sentence: claim.sentence,

@@ -1,6 +1,11 @@
 export { alignPair } from './alignPair.js';
 export type { Alignment } from './alignPair.js';
 export { Bm25Index } from './bm25.js';
+export {
+  CALIBRATED_CLASSES, calibratedProbabilities, calibratedVerdict, chooseVerdict, hasConflict, loadVerdictCalibration, passageConflicts,
+  VERDICT_FEATURES, verdictFeatures,
+} from './calibratedVerdict.js';
+export type { CalibratedDecision, CalibrationPassage, PassageConflicts, VerdictCalibration } from './calibratedVerdict.js';
 export type { Bm25Options } from './bm25.js';
 export { checkFacts, findCheckableClaims, gatherClaimEvidence, judgeClaims } from './checkFacts.js';
 export type { CheckableClaims, CheckFactsOptions, FactCheckClaim, FactCheckResult, FindClaimsOptions, GatheredClaims } from './checkFacts.js';
@@ -16,8 +21,8 @@ export { InvalidArgumentError, ModelLoadError, SearchProviderError } from './err
 export { EvidenceStore, retrievalTerms } from './evidenceStore.js';
 export type { EvidenceDocument, EvidencePassage, EvidenceStoreOptions } from './evidenceStore.js';
 export { explainVerdict } from './explainVerdict.js';
-export type { ExplainedEvidence } from './explainVerdict.js';
-export { extractClaims } from './extractClaims.js';
+export type { CalibratedEvidence, ExplainedEvidence } from './explainVerdict.js';
+export { extractClaims, notAClaim } from './extractClaims.js';
 export type { ExtractClaimsOptions, ExtractedClaim } from './extractClaims.js';
 export { extractEntities } from './extractEntities.js';
 export type { Entity } from './extractEntities.js';
@@ -26,7 +31,9 @@ export type { Quantity } from './extractNumbers.js';
 export { EvidenceGatherer } from './gatherEvidence.js';
 export type { GatherEvidenceOptions, GatheredEvidence } from './gatherEvidence.js';
 export { DEFAULT_ENTAILMENT_MODEL, judgeClaim, scorePassages, VERDICT_DEFAULTS } from './judgeClaim.js';
-export type { ClaimJudgement, EntailmentModelVersion, JudgeClaimOptions, ScoredEvidence } from './judgeClaim.js';
+export type { ClaimJudgement, EntailmentModelVersion, JudgeClaimOptions, ScoredEvidence, VerdictRule } from './judgeClaim.js';
+export { hasCue, isFirstPerson, isNegated, isOpinion, LANGUAGE_CUES, languageCues } from './languageCues.js';
+export type { LanguageCues } from './languageCues.js';
 export { loadNeuralEntailment } from './neuralEntailment.js';
 export type { NeuralEntailmentModel, NeuralEntailmentPair } from './neuralEntailment.js';
 export { FACT_CHECK_LANGUAGES, isFactCheckLanguage } from './languages.js';

@@ -7,7 +7,7 @@ import type { Token } from './tokenize.js';
 const CLAUSE_OPENERS = new Set(['but', 'however', 'although', 'though', 'while', 'whereas', 'which', 'who', 'because', 'since', 'unless', 'yet']);
 
 /** Per token, whether a negation cue stands in the same clause (clauses end at , ; : . ! ? ( ) and at clause openers). */
-export function negatedTokens(text: string, tokens: readonly Token[]): boolean[] {
+export function negatedTokens(text: string, tokens: readonly Token[], negations: ReadonlySet<string> = NEGATIONS): boolean[] {
   const clause: number[] = [];
   let id = 0;
   tokens.forEach((token, i) => {
@@ -15,7 +15,7 @@ export function negatedTokens(text: string, tokens: readonly Token[]): boolean[]
     if (/[,;:.!?()\u2013\u2014]/.test(gap) || CLAUSE_OPENERS.has(token.lower)) id++;
     clause.push(id);
   });
-  const negatedClauses = new Set(tokens.flatMap((t, i) => (NEGATIONS.has(t.lower) ? [clause[i]!] : [])));
+  const negatedClauses = new Set(tokens.flatMap((t, i) => (negations.has(t.lower) ? [clause[i]!] : [])));
   return clause.map((c) => negatedClauses.has(c));
 }
 
@@ -23,18 +23,24 @@ export function negatedTokens(text: string, tokens: readonly Token[]): boolean[]
  * Claim content words found in the evidence (by stem) that are negated on one side only: "warming is not caused by
  * the sun" vs "warming is caused by CO2, not the sun" differ in scope, a whole-sentence negation flag does not see it.
  */
-export function scopedNegationMismatches(claim: string, claimTokens: readonly Token[], evidence: string, evidenceTokens: readonly Token[]): string[] {
-  const claimNegated = negatedTokens(claim, claimTokens);
-  const evidenceNegated = negatedTokens(evidence, evidenceTokens);
+export function scopedNegationMismatches(
+  claim: string,
+  claimTokens: readonly Token[],
+  evidence: string,
+  evidenceTokens: readonly Token[],
+  negations: ReadonlySet<string> = NEGATIONS,
+): string[] {
+  const claimNegated = negatedTokens(claim, claimTokens, negations);
+  const evidenceNegated = negatedTokens(evidence, evidenceTokens, negations);
   const evidenceByStem = new Map<string, boolean>();
   evidenceTokens.forEach((t, i) => {
-    if (!isContentWord(t.lower) || NEGATIONS.has(t.lower)) return;
+    if (!isContentWord(t.lower) || negations.has(t.lower)) return;
     const key = stem(t.lower);
     evidenceByStem.set(key, (evidenceByStem.get(key) ?? false) || evidenceNegated[i]!);
   });
   const out: string[] = [];
   claimTokens.forEach((t, i) => {
-    if (!isContentWord(t.lower) || NEGATIONS.has(t.lower)) return;
+    if (!isContentWord(t.lower) || negations.has(t.lower)) return;
     const other = evidenceByStem.get(stem(t.lower));
     if (other !== undefined && other !== claimNegated[i]) out.push(t.lower);
   });

@@ -1,3 +1,5 @@
+import { languageCues, type LanguageCues } from './languageCues.js';
+
 /** A sentence of the analysed text with its character span (`text === source.slice(start, end)`). */
 export interface Sentence {
   /** 1-based position in the text, the id claims refer to. */
@@ -7,34 +9,54 @@ export interface Sentence {
   end: number;
 }
 
-// Tokens ending in a period that do not end a sentence.
-const ABBREVIATIONS = new Set(
-  (
-    'mr mrs ms dr prof sr jr st vs etc e.g i.e approx no nos fig figs inc ltd co corp dept est gen gov sen rep rev ' +
-    'jan feb mar apr jun jul aug sep sept oct nov dec mt ft u.s u.k u.n a.m p.m ca cf al'
-  ).split(' '),
-);
+const segmenters = new Map<string, Intl.Segmenter>();
 
-const TERMINATOR = /[.!?…。！？]+["'”’)\]]*/g;
+function sentenceSegmenter(language: string): Intl.Segmenter {
+  let segmenter = segmenters.get(language);
+  if (!segmenter) {
+    segmenter = new Intl.Segmenter(language, { granularity: 'sentence' });
+    segmenters.set(language, segmenter);
+  }
+  return segmenter;
+}
+
+// Abbreviations that often end a sentence ("... and so on."): before a capital they end it like any other word.
+const CLOSING_ABBREVIATIONS = new Set(['etc', 'usw', 'ecc', 'itd', 'itp', 'atd', 'atď', 'osv', 'jne', 'stb', 'enz', 'dll', 'dsb', 'dst', 'vb', 'ipd', 'utt', 'mv', 'т.д', 'т.п', 'и.т.д', 'κ.λπ', 'v.v', 'n.k']);
+
+const abbreviationSets = new Map<LanguageCues, ReadonlySet<string>>();
+
+function abbreviationsOf(cues: LanguageCues): ReadonlySet<string> {
+  let set = abbreviationSets.get(cues);
+  if (!set) {
+    // Abbreviations written with inner spaces ("a. c.") are matched without them, like "z. B." -> "z.b".
+    set = new Set(cues.abbreviations.map((a) => a.replace(/\s+/g, '').replace(/\.$/, '')));
+    abbreviationSets.set(cues, set);
+  }
+  return set;
+}
 
 /**
- * Splits `text` into sentences, keeping offsets. A sentence ends at `.`, `!`, `?` (or CJK stops) followed by
- * white space and an upper-case letter, digit or quote, or at a blank line; abbreviations (`Dr.`, `U.S.`), initials
- * (`J. K.`) and decimals (`3.5`) do not end a sentence. Leading and trailing white space is trimmed from each span.
+ * Splits `text` into sentences, keeping offsets: Unicode sentence boundaries (`Intl.Segmenter` for `language`, UAX
+ * #29), then a guard per language ({@link languageCues}) removes the boundaries that follow an abbreviation (`Dr.`,
+ * `z. B.`, `p. ex.`, `EE. UU.`), an initial (`J. K.`) or, where ordinals take a period, an ordinal date (`am 13.
+ * August 1961`, `1961. augusztus 13.`); a line break alone does not end a sentence, a blank line does. Leading and
+ * trailing white space is trimmed from each span.
+ * @param language a code of `FACT_CHECK_LANGUAGES` (@default 'en')
  */
-export function segmentSentences(text: string): Sentence[] {
+export function segmentSentences(text: string, language = 'en'): Sentence[] {
+  const cues = languageCues(language);
+  const abbreviations = abbreviationsOf(cues);
+  const months = new Set(cues.months);
+  const ordinalLeads = new Set(cues.ordinalLeads ?? []);
   const cuts: number[] = [];
-  for (const match of text.matchAll(TERMINATOR)) {
-    const end = match.index + match[0].length;
-    const next = text.slice(end, end + 3);
-    const isCjk = /[。！？]/.test(match[0]);
-    if (!isCjk && !/^(\s+["'“‘(\[]?[\p{Lu}\p{N}\p{Lo}]|\s*$)/u.test(next) && !/^\s*\n/.test(next)) continue;
-    if (match[0] === '.') {
-      const before = /([\p{L}.]+)$/u.exec(text.slice(Math.max(0, match.index - 12), match.index));
-      const word = before?.[1]?.toLowerCase() ?? '';
-      if (ABBREVIATIONS.has(word) || /^\p{Lu}$/u.test(before?.[1] ?? '')) continue;
-    }
-    cuts.push(end);
+  for (const { index, segment } of sentenceSegmenter(language).segment(text)) {
+    const end = index + segment.length;
+    if (end >= text.length) break;
+    const body = segment.trimEnd();
+    // A single line break (wrapped text, a heading) is left to the blank-line rule below.
+    if (!/[.!?…。！？।॥؟;]["'”’)\]]*$/u.test(body)) continue;
+    if (body.endsWith('.') && keepsGoing(body, text.slice(end), abbreviations, months, ordinalLeads, cues.ordinalPeriod)) continue;
+    cuts.push(index + body.length);
   }
   for (const match of text.matchAll(/\n\s*\n/g)) cuts.push(match.index);
   cuts.sort((a, b) => a - b);
@@ -47,6 +69,33 @@ export function segmentSentences(text: string): Sentence[] {
     from = cut;
   }
   return sentences;
+}
+
+/** Whether the period ending `body` belongs to an abbreviation, an initial or an ordinal rather than ending it. */
+function keepsGoing(
+  body: string,
+  after: string,
+  abbreviations: ReadonlySet<string>,
+  months: ReadonlySet<string>,
+  ordinalLeads: ReadonlySet<string>,
+  ordinalPeriod: boolean,
+): boolean {
+  // The word before the period, with inner periods and spaced parts of a dotted abbreviation ("z. B", "EE. UU").
+  const word = /(?:^|[\s(\[«"“„])((?:\p{L}{1,4}\.\s?)*[\p{L}\p{N}°º-]+)\.$/u.exec(body)?.[1] ?? '';
+  const compact = word.replace(/\s+/g, '').toLowerCase();
+  const last = /([\p{L}\p{N}°º-]+)$/u.exec(word)?.[1] ?? '';
+  const next = /^\s*["'“‘(«„]?([\p{L}\p{N}]+)/u.exec(after)?.[1] ?? '';
+  const closing = CLOSING_ABBREVIATIONS.has(compact) || CLOSING_ABBREVIATIONS.has(last.toLowerCase());
+  if (closing) return !/^\p{Lu}/u.test(next);
+  if (abbreviations.has(compact) || abbreviations.has(last.toLowerCase())) return true;
+  // A single letter with a period: an initial (J. K. Rowling) or part of a dotted abbreviation (z. B., u. a.).
+  if (/^\p{L}$/u.test(last)) return true;
+  if (ordinalPeriod && /^\p{N}{1,4}$/u.test(last) && next !== '') {
+    if (months.has(next.toLowerCase()) || /^\p{Ll}/u.test(next) || /^\p{N}/u.test(next)) return true;
+    const before = /([\p{L}]+)\s+\p{N}{1,4}\.$/u.exec(body)?.[1]?.toLowerCase() ?? '';
+    if (ordinalLeads.has(before)) return true;
+  }
+  return false;
 }
 
 function pushTrimmed(text: string, from: number, to: number, out: Sentence[]): void {

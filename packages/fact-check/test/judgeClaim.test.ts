@@ -64,7 +64,7 @@ describe('judgeClaim verdict rules', () => {
   it('needs two relevant passages before a non-decisive vote counts', async () => {
     const claim = 'Sea levels along the Atlantic coast rose faster in the last decade.';
     const related = passage('Tide gauges along the Atlantic coast have recorded sea levels for more than a century.', 'Tide gauges');
-    const judgement = await judgeClaim(claim, [related], vectors, { decisiveProbability: 1.01 });
+    const judgement = await judgeClaim(claim, [related], vectors, { verdictRule: 'thresholds', decisiveProbability: 1.01 });
     expect(judgement.verdict).toBe('NOT_ENOUGH_EVIDENCE');
     expect(judgement.score).toBe(50);
   });
