@@ -32,16 +32,16 @@ const majorityOf = (labels) => Math.max(...[...new Set(labels)].map((l) => label
 
 const { snli, fever } = testPairs(root);
 if (process.env.FACT_CHECK_PAIRS !== '0') {
-console.log(`SNLI test (${snli.length} pairs), 3-way accuracy; majority class ${fmt(majorityOf(snli.map((p) => p.label)))}`);
-for (const version of versions) {
-  const probs = await pairProbabilities(fc, snli, version, vectors);
-  console.log(`  ${version}: ${fmt(snli.filter((p, i) => argmax(probs[i]) === p.label).length / snli.length)}`);
-}
-console.log(`FEVER gold evidence, test split by claim (${fever.length} pairs, ${new Set(fever.map((p) => p.hypothesis)).size} claims), SUPPORTS vs REFUTES accuracy; majority class ${fmt(majorityOf(fever.map((p) => p.label)))}`);
-for (const version of versions) {
-  const probs = await pairProbabilities(fc, fever, version, vectors);
-  console.log(`  ${version}: ${fmt(fever.filter((p, i) => (probs[i][0] > probs[i][2]) === (p.label === 0)).length / fever.length)}`);
-}
+  console.log(`SNLI test (${snli.length} pairs), 3-way accuracy; majority class ${fmt(majorityOf(snli.map((p) => p.label)))}`);
+  for (const version of versions) {
+    const probs = await pairProbabilities(fc, snli, version, vectors);
+    console.log(`  ${version}: ${fmt(snli.filter((p, i) => argmax(probs[i]) === p.label).length / snli.length)}`);
+  }
+  console.log(`FEVER gold evidence, test split by claim (${fever.length} pairs, ${new Set(fever.map((p) => p.hypothesis)).size} claims), SUPPORTS vs REFUTES accuracy; majority class ${fmt(majorityOf(fever.map((p) => p.label)))}`);
+  for (const version of versions) {
+    const probs = await pairProbabilities(fc, fever, version, vectors);
+    console.log(`  ${version}: ${fmt(fever.filter((p, i) => (probs[i][0] > probs[i][2]) === (p.label === 0)).length / fever.length)}`);
+  }
 }
 
 const claims = climateFever(root);
