@@ -11,6 +11,9 @@ export interface Sentence {
 
 const segmenters = new Map<string, Intl.Segmenter>();
 
+const TERMINATORS = /[.!?…。！？।॥؟;]/u;
+const ENDS_WITH_STOP = /[.!?…。！？।॥؟;]["'”’)\]]*$/u;
+
 function sentenceSegmenter(language: string): Intl.Segmenter {
   let segmenter = segmenters.get(language);
   if (!segmenter) {
@@ -23,16 +26,29 @@ function sentenceSegmenter(language: string): Intl.Segmenter {
 // Abbreviations that often end a sentence ("... and so on."): before a capital they end it like any other word.
 const CLOSING_ABBREVIATIONS = new Set(['etc', 'usw', 'ecc', 'itd', 'itp', 'atd', 'atď', 'osv', 'jne', 'stb', 'enz', 'dll', 'dsb', 'dst', 'vb', 'ipd', 'utt', 'mv', 'т.д', 'т.п', 'и.т.д', 'κ.λπ', 'v.v', 'n.k']);
 
-const abbreviationSets = new Map<LanguageCues, ReadonlySet<string>>();
+/** The guard's word sets of one language, built once. */
+interface Guard {
+  abbreviations: ReadonlySet<string>;
+  months: ReadonlySet<string>;
+  ordinalLeads: ReadonlySet<string>;
+  ordinalPeriod: boolean;
+}
 
-function abbreviationsOf(cues: LanguageCues): ReadonlySet<string> {
-  let set = abbreviationSets.get(cues);
-  if (!set) {
-    // Abbreviations written with inner spaces ("a. c.") are matched without them, like "z. B." -> "z.b".
-    set = new Set(cues.abbreviations.map((a) => a.replace(/\s+/g, '').replace(/\.$/, '')));
-    abbreviationSets.set(cues, set);
+const guards = new Map<LanguageCues, Guard>();
+
+function guardOf(cues: LanguageCues): Guard {
+  let guard = guards.get(cues);
+  if (!guard) {
+    guard = {
+      // Abbreviations written with inner spaces ("a. c.") are matched without them, like "z. B." -> "z.b".
+      abbreviations: new Set(cues.abbreviations.map((a) => a.replace(/\s+/g, '').replace(/\.$/, ''))),
+      months: new Set(cues.months),
+      ordinalLeads: new Set(cues.ordinalLeads ?? []),
+      ordinalPeriod: cues.ordinalPeriod,
+    };
+    guards.set(cues, guard);
   }
-  return set;
+  return guard;
 }
 
 /**
@@ -44,18 +60,17 @@ function abbreviationsOf(cues: LanguageCues): ReadonlySet<string> {
  * @param language a code of `FACT_CHECK_LANGUAGES` (@default 'en')
  */
 export function segmentSentences(text: string, language = 'en'): Sentence[] {
-  const cues = languageCues(language);
-  const abbreviations = abbreviationsOf(cues);
-  const months = new Set(cues.months);
-  const ordinalLeads = new Set(cues.ordinalLeads ?? []);
+  const guard = guardOf(languageCues(language));
   const cuts: number[] = [];
-  for (const { index, segment } of sentenceSegmenter(language).segment(text)) {
+  // Text with no sentence stop before its end (a title, a one-sentence passage) needs no segmenter.
+  const inner = TERMINATORS.test(text.trimEnd().slice(0, -1));
+  for (const { index, segment } of inner ? sentenceSegmenter(language).segment(text) : []) {
     const end = index + segment.length;
     if (end >= text.length) break;
     const body = segment.trimEnd();
     // A single line break (wrapped text, a heading) is left to the blank-line rule below.
-    if (!/[.!?…。！？।॥؟;]["'”’)\]]*$/u.test(body)) continue;
-    if (body.endsWith('.') && keepsGoing(body, text.slice(end), abbreviations, months, ordinalLeads, cues.ordinalPeriod)) continue;
+    if (!ENDS_WITH_STOP.test(body)) continue;
+    if (body.endsWith('.') && keepsGoing(body, text.slice(end, end + 40), guard)) continue;
     cuts.push(index + body.length);
   }
   for (const match of text.matchAll(/\n\s*\n/g)) cuts.push(match.index);
@@ -72,16 +87,10 @@ export function segmentSentences(text: string, language = 'en'): Sentence[] {
 }
 
 /** Whether the period ending `body` belongs to an abbreviation, an initial or an ordinal rather than ending it. */
-function keepsGoing(
-  body: string,
-  after: string,
-  abbreviations: ReadonlySet<string>,
-  months: ReadonlySet<string>,
-  ordinalLeads: ReadonlySet<string>,
-  ordinalPeriod: boolean,
-): boolean {
+function keepsGoing(body: string, after: string, { abbreviations, months, ordinalLeads, ordinalPeriod }: Guard): boolean {
   // The word before the period, with inner periods and spaced parts of a dotted abbreviation ("z. B", "EE. UU").
-  const word = /(?:^|[\s(\[«"“„])((?:\p{L}{1,4}\.\s?)*[\p{L}\p{N}°º-]+)\.$/u.exec(body)?.[1] ?? '';
+  const tail = body.slice(-40);
+  const word = /(?:^|[\s(\[«"“„])((?:\p{L}{1,4}\.\s?)*[\p{L}\p{N}°º-]+)\.$/u.exec(tail)?.[1] ?? '';
   const compact = word.replace(/\s+/g, '').toLowerCase();
   const last = /([\p{L}\p{N}°º-]+)$/u.exec(word)?.[1] ?? '';
   const next = /^\s*["'“‘(«„]?([\p{L}\p{N}]+)/u.exec(after)?.[1] ?? '';
@@ -92,7 +101,7 @@ function keepsGoing(
   if (/^\p{L}$/u.test(last)) return true;
   if (ordinalPeriod && /^\p{N}{1,4}$/u.test(last) && next !== '') {
     if (months.has(next.toLowerCase()) || /^\p{Ll}/u.test(next) || /^\p{N}/u.test(next)) return true;
-    const before = /([\p{L}]+)\s+\p{N}{1,4}\.$/u.exec(body)?.[1]?.toLowerCase() ?? '';
+    const before = /([\p{L}]+)\s+\p{N}{1,4}\.$/u.exec(tail)?.[1]?.toLowerCase() ?? '';
     if (ordinalLeads.has(before)) return true;
   }
   return false;
