@@ -39,7 +39,8 @@ const MONTHS_EN = list('january, february, march, april, may, june, july, august
 export const LANGUAGE_CUES: Readonly<Record<FactCheckLanguage, LanguageCues>> = {
   en: {
     firstPerson: list('i, me, my, mine, we, us, our, ours, myself, ourselves'),
-    opinion: list("i think, i believe, i feel, i guess, i suppose, in my opinion, in my view, it seems, perhaps, maybe, probably"),
+    // The hedges of fact-check 2.0.0's claim filter, unchanged.
+    opinion: list('i think, i believe, i feel, i guess, in my opinion, in my view, it seems, perhaps, maybe, probably'),
     negations: list("not, n't, no, never, none, nobody, nothing, neither, nor, cannot, can't, don't, doesn't, didn't, isn't, aren't, wasn't, weren't, won't, hasn't, haven't, hadn't, without"),
     abbreviations: list('mr, mrs, ms, dr, prof, sr, jr, st, vs, etc, e.g, i.e, approx, no, nos, fig, figs, inc, ltd, co, corp, dept, est, gen, gov, sen, rep, rev, mt, ft, u.s, u.k, u.n, a.m, p.m, ca, cf, al'),
     ordinalPeriod: false,

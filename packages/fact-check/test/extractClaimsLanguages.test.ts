@@ -59,6 +59,9 @@ describe('extractClaims per language', () => {
 
   it('names why a sentence is not a claim, in a non-Latin script too', () => {
     expect(notAClaim('Wir besuchen jedes Jahr die Gedenkstätte.', 'de')).toBe('first-person');
+    // English leaves first person to the check-worthiness model (debate claims often speak as "we").
+    expect(notAClaim('We built the largest army in the world.', 'en')).toBeUndefined();
+    expect(notAClaim('I think we built the largest army in the world.', 'en')).toBe('opinion');
     expect(notAClaim('Wir haben 2019 über 4 Millionen Euro investiert.', 'de')).toBeUndefined();
     expect(notAClaim('Vielleicht wurde die Mauer später gebaut.', 'de')).toBe('opinion');
     expect(notAClaim('Je pense que la tour mesure 330 mètres.', 'fr')).toBe('opinion');
