@@ -4,6 +4,8 @@ import type { GuardedFetchOptions } from '@content-analysis/fetch';
 import { ApiError, toApiError } from './errors.js';
 import type { Feature, FeatureContext } from './feature.js';
 import { FeatureRegistry } from './registry.js';
+import { ReadInputs } from './inputs/readInputs.js';
+import type { HandedInputs } from './inputs/readInputs.js';
 import { fetchRemote } from './remote.js';
 import { validateRequest } from './validate.js';
 import { builtinFeatures } from './features/index.js';
@@ -91,6 +93,17 @@ export interface ExecuteOptions {
   deliver?: ((outcome: ExecuteOutcome) => Promise<void>) | undefined;
 }
 
+/** Options of {@link Engine.analyse}. */
+export interface AnalyseOptions {
+  signal?: AbortSignal;
+  /**
+   * The remote inputs another node read and priced for this request (`OffloadOptions.inputs`): the analysis uses
+   * them and fetches no `website` or `file` itself.
+   * @default undefined (inputs are read here)
+   */
+  inputs?: HandedInputs | undefined;
+}
+
 /** A metered result: the result object, and what it cost. */
 export interface ExecuteOutcome {
   result: Record<string, unknown>;
@@ -108,10 +121,10 @@ export interface RunOutcome {
 /**
  * Validates requests, meters them and composes the documented results.
  *
- * The order of a metered request is the spec's: authenticate, validate, plan (read the input, price it),
- * check the balance, analyse, charge. The charge is one atomic "debit if the balance allows"; nothing is
- * charged for a request that fails before or during analysis, nor, with `deliver`, for one whose result could
- * not be handed over.
+ * The order of a metered request: authenticate, validate, plan (read the input once, price it), reserve the cost
+ * (one atomic "debit if the balance allows", refused with PAYMENT_REQUIRED before any work), analyse, deliver,
+ * settle. A request that fails during analysis, or whose result could not be handed over (`deliver`), has its
+ * reservation released: nothing is charged for it.
  */
 export class Engine {
   readonly features: FeatureRegistry;
@@ -148,9 +161,10 @@ export class Engine {
     return feature;
   }
 
-  #context(signal: AbortSignal | undefined): FeatureContext {
+  #context(signal: AbortSignal | undefined, inputs = new ReadInputs()): FeatureContext {
     const abort = signal ?? new AbortController().signal;
     return {
+      inputs,
       signal: abort,
       fetchOptions: { ...this.#fetchDefaults, signal: abort },
       services: this.services,
@@ -188,24 +202,26 @@ export class Engine {
     const accountId = options.accountId ?? (await this.authenticate(options.token));
     try {
       const request = validateRequest(feature.request, body);
-      const plan = await feature.plan(request, this.#context(options.signal));
-      const balance = await ledger!.balance(accountId);
-      if (balance < plan.cost) {
-        throw new ApiError('PAYMENT_REQUIRED', `Insufficient credits: this request costs ${plan.cost} credits and the balance is ${balance}.`);
-      }
-      const out = this.#offload?.accepts(feature.id)
-        ? await this.#offload.analyse(feature.id, body, { requestId: options.requestId, signal: options.signal })
-        : await plan.analyse();
+      const context = this.#context(options.signal);
+      const plan = await feature.plan(request, context);
+      // The cost is reserved before any work: a balance that covers N requests runs N of them, however many arrive
+      // at once, and the rest are refused before they start. The reservation stands only once the result has been
+      // handed over; a failed analysis or delivery releases it (a charge and its refund in the history). Every
+      // cost is priced when planning, on what was read (and what is analysed), so the settled charge is the
+      // reservation itself.
+      let result: Record<string, unknown> | undefined;
       const outcomeOf = (balance: number): ExecuteOutcome => ({
-        result: this.#compose(feature, out, plan.cost, balance),
+        result: this.#compose(feature, result!, plan.cost, balance),
         accountId,
         creditsUsed: plan.cost,
         creditsRemaining: balance,
       });
-      const deliver = options.deliver;
-      const charged = deliver
-        ? await ledger!.chargeOnDelivery(accountId, plan.cost, feature.id, (accepted) => deliver(outcomeOf(accepted.balance)))
-        : await ledger!.charge(accountId, plan.cost, feature.id);
+      const charged = await ledger!.chargeOnDelivery(accountId, plan.cost, feature.id, async (reserved) => {
+        result = this.#offload?.accepts(feature.id)
+          ? await this.#offload.analyse(feature.id, body, { requestId: options.requestId, signal: options.signal, inputs: context.inputs.toJSON() })
+          : await plan.analyse();
+        await options.deliver?.(outcomeOf(reserved.balance));
+      });
       if (!charged.ok) {
         throw new ApiError('PAYMENT_REQUIRED', `Insufficient credits: this request costs ${plan.cost} credits and the balance is ${charged.balance}.`);
       }
@@ -217,12 +233,14 @@ export class Engine {
 
   /**
    * The analysis of a request alone, without the fields of the credits: what a worker process computes for an
-   * offloaded request (see {@link EngineOptions.offload}). Throws {@link ApiError}.
+   * offloaded request (see {@link EngineOptions.offload}), on the inputs its API node read when they are given.
+   * Throws {@link ApiError}.
    */
-  async analyse(featureId: string, body: unknown, options: { signal?: AbortSignal } = {}): Promise<Record<string, unknown>> {
+  async analyse(featureId: string, body: unknown, options: AnalyseOptions = {}): Promise<Record<string, unknown>> {
     const feature = this.feature(featureId);
     try {
-      const plan = await feature.plan(validateRequest(feature.request, body), this.#context(options.signal));
+      const inputs = options.inputs === undefined ? undefined : new ReadInputs(options.inputs);
+      const plan = await feature.plan(validateRequest(feature.request, body), this.#context(options.signal, inputs));
       return { ...(await plan.analyse()) };
     } catch (error) {
       throw toApiError(error);

@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import type { FetchedResource, GuardedFetchOptions } from '@content-analysis/fetch';
+import type { ReadInputs } from './inputs/readInputs.js';
 import type { AnalysisRunner } from './pool/analysisRunner.js';
 import type { EngineServices } from './services.js';
 
@@ -28,6 +29,11 @@ export interface FeatureContext {
   services(): EngineServices;
   /** Where the CPU-heavy analyses run (the engine's worker pool, or this thread). */
   readonly analysis: AnalysisRunner;
+  /**
+   * The remote inputs of this request (the text of a `website` or `file`), read once: kept where the request is
+   * planned and priced, handed to the worker that analyses it.
+   */
+  readonly inputs: ReadInputs;
 }
 
 /**

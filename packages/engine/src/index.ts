@@ -1,5 +1,5 @@
 export { analysisMode, Engine } from './engine.js';
-export type { AnalysisOptions, EngineOptions, ExecuteOptions, ExecuteOutcome, RunOutcome } from './engine.js';
+export type { AnalyseOptions, AnalysisOptions, EngineOptions, ExecuteOptions, ExecuteOutcome, RunOutcome } from './engine.js';
 export type { AnalysisOffload, OffloadOptions } from './offload.js';
 export { AnalysisPool, analysisWorkerFilename, DEFAULT_MAX_QUEUE, defaultAnalysisThreads, sharedAnalysisPool } from './pool/analysisPool.js';
 export type { AnalysisPoolOptions } from './pool/analysisPool.js';
@@ -26,6 +26,8 @@ export {
 export type { EngineServices, EngineServicesOptions } from './services.js';
 export { callerError } from './callerError.js';
 export { documentInputError } from './inputs/textInput.js';
+export { ReadInputs } from './inputs/readInputs.js';
+export type { HandedInputs } from './inputs/readInputs.js';
 export { validateRequest } from './validate.js';
 export { fetchRemote } from './remote.js';
 export { openApiDocument } from './openapi.js';

@@ -1,8 +1,10 @@
+import type { HandedInputs } from './inputs/readInputs.js';
+
 /**
  * Somewhere else to run the analysis of some features (a job queue and its worker processes). The engine still
- * authenticates, validates, prices and checks the balance on the calling node, hands the request body to the
- * offload, and charges once the result has come back: the charge happens in one place, after the result exists,
- * however often the offload retried the analysis.
+ * authenticates, validates, reads the remote inputs, prices and reserves the cost on the calling node, hands the
+ * request body and the inputs it read to the offload, and settles the charge once the result has come back (or
+ * releases it): the charge happens in one place, however often the offload retried the analysis.
  */
 export interface AnalysisOffload {
   /** Whether the analysis of `featureId` runs through this offload. */
@@ -18,4 +20,9 @@ export interface OffloadOptions {
   /** The request id of the call, for logs. */
   requestId?: string | undefined;
   signal?: AbortSignal | undefined;
+  /**
+   * The remote inputs the calling node read and priced (the text of a `website` or `file`); the analysis reads these
+   * and fetches none of them again (see {@link Engine.analyse}).
+   */
+  inputs?: HandedInputs | undefined;
 }

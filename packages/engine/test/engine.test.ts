@@ -75,14 +75,29 @@ describe('Engine.execute', () => {
     expect(exact.probe.events).toEqual(['plan', 'analyse']);
   });
 
-  it('charges nothing when the analysis fails, and hides the failure behind INTERNAL_SERVER_ERROR', async () => {
+  it('charges nothing when the analysis fails (its reservation is released), and hides the failure behind INTERNAL_SERVER_ERROR', async () => {
     const error = await rejection(ctx.engine.execute('probe', { fail: true }, { token: ctx.token }));
     expect(error.code).toBe('INTERNAL_SERVER_ERROR');
     expect(error.status).toBe(500);
     expect(error.description).toBe('Unexpected error.');
     expect((error.cause as Error).message).toBe('analysis exploded');
     expect(await ctx.ledger.balance(ctx.accountId)).toBe(2000);
-    expect(await ctx.ledger.history(ctx.accountId)).toHaveLength(1); // the opening balance only
+    const [refund, reservation, opening] = await ctx.ledger.history(ctx.accountId);
+    expect(opening).toMatchObject({ kind: 'topup', amount: 2000 });
+    expect(reservation).toMatchObject({ kind: 'charge', amount: 10, memo: 'probe', balanceAfter: 1990 });
+    expect(refund).toMatchObject({ kind: 'refund', amount: 10, refundOf: reservation!.id, balanceAfter: 2000 });
+  });
+
+  it('reserves the cost before the work: 40 concurrent requests on a balance for 6 run 6 analyses, 34 are refused before any', async () => {
+    const six = await setup(60);
+    const outcomes = await Promise.allSettled(Array.from({ length: 40 }, () => six.engine.execute('probe', {}, { token: six.token })));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(6);
+    const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+    expect(refused).toHaveLength(34);
+    expect(refused.every((o) => o.reason.code === 'PAYMENT_REQUIRED')).toBe(true);
+    expect(six.probe.events.filter((e) => e === 'analyse')).toHaveLength(6);
+    expect(six.probe.events.filter((e) => e === 'plan')).toHaveLength(40);
+    expect(await six.ledger.balance(six.accountId)).toBe(0);
   });
 
   it('never overdraws under 200 concurrent requests', async () => {

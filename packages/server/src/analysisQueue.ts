@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { ApiError } from '@content-analysis/engine';
-import type { AnalysisOffload, ApiErrorCode, OffloadOptions } from '@content-analysis/engine';
+import type { AnalysisOffload, ApiErrorCode, HandedInputs, OffloadOptions } from '@content-analysis/engine';
 import { RedisUnavailableError, ServerConfigError } from './errors.js';
 
 /** The BullMQ queue every API node adds to and every `content-analysis worker` takes from. */
@@ -17,11 +17,15 @@ export const QUEUED_FEATURES: readonly string[] = Object.freeze([
   'image-detection', 'advanced-image-detection', 'ai-content-detection', 'plagiarism', 'plagiarism-v1', 'fact-checker',
 ]);
 
-/** What a job carries: the request body, validated again by the worker's engine. */
+/**
+ * What a job carries: the request body, validated again by the worker's engine, and the remote inputs the API node
+ * read and priced (the text of a `website` or `file`), which the worker analyses as they are instead of fetching.
+ */
 export interface AnalysisJobData {
   featureId: string;
   body: unknown;
   requestId?: string | undefined;
+  inputs?: HandedInputs | undefined;
 }
 
 /** What a job returns: the analysis, or the API error the analysis raised (a caller's error is not retried). */
@@ -107,7 +111,7 @@ export class AnalysisQueue implements AnalysisOffload {
   async analyse(featureId: string, body: unknown, options: OffloadOptions = {}): Promise<Record<string, unknown>> {
     let job;
     try {
-      job = await this.#queue.add(featureId, { featureId, body, requestId: options.requestId }, {
+      job = await this.#queue.add(featureId, { featureId, body, requestId: options.requestId, inputs: options.inputs ?? {} }, {
         jobId: randomUUID(),
         removeOnComplete: { age: 3600 },
         removeOnFail: { age: 24 * 3600 },

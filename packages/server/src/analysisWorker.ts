@@ -43,8 +43,9 @@ function positiveInteger(name: string, value: number): number {
 }
 
 /**
- * A worker of the analysis queue: takes jobs, runs {@link Engine.analyse} on them and returns the outcome. It charges
- * nothing (the API node that waits for the job does). `close()` is the graceful stop: it takes no new job and
+ * A worker of the analysis queue: takes jobs, runs {@link Engine.analyse} on them, on the inputs the API node read
+ * (it fetches no `website` or `file` again), and returns the outcome. It charges nothing (the API node that waits
+ * for the job does). `close()` is the graceful stop: it takes no new job and
  * resolves once the running ones have finished.
  */
 export class AnalysisWorker {
@@ -71,11 +72,11 @@ export class AnalysisWorker {
     const worker = new Worker<AnalysisJobData, AnalysisJobOutcome>(
       ANALYSIS_QUEUE_NAME,
       async (job) => {
-        const { featureId, body, requestId } = job.data;
+        const { featureId, body, requestId, inputs } = job.data;
         log(`job ${job.id} started: ${featureId} (x-request-id ${requestId ?? 'none'}, attempt ${job.attemptsStarted})`);
         if (holdMs > 0) await sleep(holdMs);
         try {
-          return { state: 'completed', result: await engine.analyse(featureId, body) };
+          return { state: 'completed', result: await engine.analyse(featureId, body, { inputs }) };
         } catch (error) {
           const apiError = toApiError(error);
           if (apiError.code === 'INTERNAL_SERVER_ERROR') log(`job ${job.id} failed: ${(error as Error).stack ?? String(error)}`);

@@ -21,10 +21,14 @@ export function documentInputError(error: unknown): unknown {
   return code === undefined ? error : new ApiError(code, (error as Error).message, { cause: error });
 }
 
+/** Whether a field counts as given, by `resolveTextInput`'s rule: present and not an empty string. */
+const given = (value: unknown): boolean => value !== undefined && value !== null && value !== '';
+
 /**
  * Resolves the `website`, `file` and `text` fields by the spec's priority (website, then file, then text), reads
  * a remote page or document through the guarded fetcher, and applies the endpoint's bounds to the text that will
- * be analysed. Failures are API errors: a document without text or too large is BAD_REQUEST, a URL the service
+ * be analysed. A `website` or `file` is read once per request (`context.inputs`): a worker gets the text its API
+ * node read. Failures are API errors: a document without text or too large is BAD_REQUEST, a URL the service
  * cannot or may not reach is FORBIDDEN.
  */
 export async function analysedText(
@@ -32,13 +36,24 @@ export async function analysedText(
   context: FeatureContext,
   bounds: { min: number; max: number },
 ): Promise<AnalysedText> {
-  let resolved;
-  try {
-    resolved = await resolveTextInput(fields, { fetch: context.fetchOptions });
-  } catch (error) {
-    throw documentInputError(error);
-  }
-  const { input, text } = resolved;
+  const read = async (): Promise<AnalysedText> => {
+    let resolved;
+    try {
+      resolved = await resolveTextInput(fields, { fetch: context.fetchOptions });
+    } catch (error) {
+      throw documentInputError(error);
+    }
+    return {
+      input: resolved.input,
+      text: resolved.text,
+      ...(resolved.url === undefined ? {} : { url: resolved.url }),
+      ...(resolved.title === undefined ? {} : { title: resolved.title }),
+    };
+  };
+  // A remote input is read once per request, and a worker analyses the text its API node read and priced.
+  const key = given(fields.website) ? `website ${String(fields.website)}` : given(fields.file) ? `file ${String(fields.file)}` : undefined;
+  const analysed = key === undefined ? await read() : await context.inputs.text(key, read);
+  const { input, text } = analysed;
   if (input !== 'text') {
     const what = input === 'website' ? 'The web page' : 'The document';
     if (text.length < bounds.min) {
@@ -48,10 +63,5 @@ export async function analysedText(
       throw new ApiError('BAD_REQUEST', `${what} at ${input} has ${text.length} characters of text; at most ${bounds.max} are accepted.`);
     }
   }
-  return {
-    input,
-    text,
-    ...(resolved.url === undefined ? {} : { url: resolved.url }),
-    ...(resolved.title === undefined ? {} : { title: resolved.title }),
-  };
+  return analysed;
 }
