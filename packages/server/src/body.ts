@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '@content-analysis/engine';
 
 /** Bytes of an over-long body the server still reads (and discards) so the client can read its 400. */
@@ -13,62 +13,171 @@ function tooLarge(limit: number): ApiError {
 }
 
 /**
- * Discards the rest of a rejected body, up to a bound, so that the client finishes sending and then reads the
- * answer; past the bound the connection is cut. Resolves when the body has ended or the connection closed: an
- * answer sent before that races the client's upload (the server closes a connection whose request it did not
- * read to the end, and the client still writing sees a reset instead of the 400).
+ * How long the server waits for a request body: a client that declares a length and then stalls, or trickles its
+ * bytes, is cut off instead of holding its connection (slowloris).
  */
-export function drain(req: IncomingMessage): Promise<void> {
+export interface BodyDeadlines {
+  /** Longest wait for the next bytes of the body, in milliseconds. */
+  idleMs: number;
+  /** Longest time to receive the whole body, in milliseconds. */
+  totalMs: number;
+}
+
+/** The body did not arrive in time; the connection is closed after the answer (see {@link closeAfterAnswer}). */
+export class BodyTimeoutError extends ApiError {
+  constructor(description: string) {
+    super('BAD_REQUEST', description);
+  }
+}
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}
+
+/**
+ * Calls `onExpiry` with the reason when the body stalls for `idleMs` or takes longer than `totalMs`; `progress()`
+ * marks new bytes, `stop()` ends the watch.
+ */
+function watchDeadlines(deadlines: BodyDeadlines, onExpiry: (reason: string) => void): { progress(): void; stop(): void } {
+  const expire = (reason: string) => {
+    stop();
+    onExpiry(reason);
+  };
+  let progressed = false;
+  let stopped = false;
+  let armedAt = performance.now();
+  const total = setTimeout(() => expire(`the body took longer than ${seconds(deadlines.totalMs)}`), deadlines.totalMs);
+  // The idle deadline judges the client, not this process: a timer that fires late by a quarter of its period
+  // means this event loop was blocked (the bytes may be waiting unread), so the client gets another period. And
+  // timers run before the poll phase reads sockets, so the verdict waits for the check phase, after it.
+  const idle = setTimeout(() => {
+    const late = performance.now() - armedAt - deadlines.idleMs > deadlines.idleMs / 4;
+    progressed = false;
+    setImmediate(() => {
+      if (stopped) return;
+      if (progressed || late) rearm();
+      else expire(`no bytes of the body arrived for ${seconds(deadlines.idleMs)}`);
+    });
+  }, deadlines.idleMs);
+  const rearm = () => {
+    armedAt = performance.now();
+    idle.refresh();
+  };
+  const stop = () => {
+    stopped = true;
+    clearTimeout(total);
+    clearTimeout(idle);
+  };
+  return {
+    progress() {
+      progressed = true;
+      rearm();
+    },
+    stop,
+  };
+}
+
+/**
+ * Discards the rest of a rejected body, up to a bound in bytes and the deadlines, so that the client finishes
+ * sending and then reads the answer; past a bound the connection is cut. Resolves when the body has ended or the
+ * connection closed: an answer sent before that races the client's upload (the server closes a connection whose
+ * request it did not read to the end, and the client still writing sees a reset instead of the 400).
+ */
+export function drain(req: IncomingMessage, deadlines: BodyDeadlines): Promise<void> {
   return new Promise((resolve) => {
     if (req.readableEnded || req.destroyed) {
       resolve();
       return;
     }
+    const watch = watchDeadlines(deadlines, () => req.destroy());
     let seen = 0;
     req.on('data', (chunk: Buffer) => {
+      watch.progress();
       seen += chunk.length;
       if (seen > DRAIN_LIMIT) req.destroy();
     });
-    req.once('end', () => resolve());
-    req.once('close', () => resolve());
+    const done = () => {
+      watch.stop();
+      resolve();
+    };
+    req.once('end', done);
+    req.once('close', done);
     req.resume();
   });
 }
 
 /**
- * Reads a request body of at most `limit` bytes. Throws BAD_REQUEST past the limit, after draining the rest (see
- * `drain`). Reads by events, not by async iteration: leaving an async iterator early destroys the stream.
+ * Reads a request body of at most `limit` bytes within `deadlines`. Throws BAD_REQUEST past the limit, after
+ * draining the rest (see `drain`), and {@link BodyTimeoutError} when the body stalls or takes too long. Reads by
+ * events, not by async iteration: leaving an async iterator early destroys the stream.
  */
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+export async function readBody(req: IncomingMessage, limit: number, deadlines: BodyDeadlines): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
-    await drain(req);
+    await drain(req, deadlines);
     throw tooLarge(limit);
   }
   const body = await new Promise<Buffer | undefined>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const watch = watchDeadlines(deadlines, (reason) => {
+      detach();
+      chunks.length = 0;
+      req.pause();
+      reject(new BodyTimeoutError(`The request body was not received in time: ${reason}.`));
+    });
     const onData = (chunk: Buffer): void => {
+      watch.progress();
       size += chunk.length;
       if (size <= limit) {
         chunks.push(chunk);
         return;
       }
+      watch.stop();
+      detach();
+      chunks.length = 0;
+      void drain(req, deadlines).then(() => resolve(undefined));
+    };
+    const onEnd = (): void => {
+      watch.stop();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error): void => {
+      watch.stop();
+      reject(error);
+    };
+    const onClose = (): void => {
+      watch.stop();
+      if (!req.readableEnded) reject(new ApiError('BAD_REQUEST', 'The request body ended before it was complete.'));
+    };
+    const detach = (): void => {
       req.off('data', onData);
       req.off('end', onEnd);
-      chunks.length = 0;
-      void drain(req).then(() => resolve(undefined));
+      req.off('error', onError);
+      req.off('close', onClose);
     };
-    const onEnd = (): void => resolve(Buffer.concat(chunks, size));
     req.on('data', onData);
     req.once('end', onEnd);
-    req.once('error', reject);
-    req.once('close', () => {
-      if (!req.readableEnded) reject(new ApiError('BAD_REQUEST', 'The request body ended before it was complete.'));
-    });
+    req.once('error', onError);
+    req.once('close', onClose);
   });
   if (body === undefined) throw tooLarge(limit);
   return body;
+}
+
+/**
+ * Closes the connection of a request whose body was not read to the end once its answer is out (at once if the
+ * client has not closed it a second later): a client that stalled its upload gets its error, then loses the
+ * connection instead of holding it.
+ */
+export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
+  if (req.complete) return;
+  if (!res.headersSent) res.setHeader('connection', 'close');
+  const socket = req.socket;
+  const cut = setTimeout(() => socket.destroy(), 1000);
+  cut.unref();
+  // Ending (not destroying) lets the answer reach a client that reads it; the connection goes a second later anyway.
+  res.once('finish', () => socket.end());
 }
 
 /** Parses a JSON body; a malformed one is BAD_REQUEST saying where it broke. */

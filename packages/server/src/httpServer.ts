@@ -3,7 +3,9 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { ApiError, openApiDocument } from '@content-analysis/engine';
 import type { Engine } from '@content-analysis/engine';
 import { bearerToken, clientKey } from './auth.js';
-import { isJsonContentType, parseJson, readBody } from './body.js';
+import { BodyTimeoutError, closeAfterAnswer, drain, isJsonContentType, parseJson, readBody } from './body.js';
+import type { BodyDeadlines } from './body.js';
+import { Capacity } from './capacity.js';
 import { ServerConfigError } from './errors.js';
 import { MemoryRateLimiter, isRateLimiter } from './rateLimiter.js';
 import type { RateLimiter, RateLimitOptions } from './rateLimiter.js';
@@ -44,10 +46,39 @@ export interface ApiServerOptions {
   version?: string;
   /**
    * Requests analysed at once; past it a request is refused with SERVICE_UNAVAILABLE (and Retry-After) rather
-   * than queued without bound.
+   * than queued without bound. A request takes its place once it is authenticated and its body read: a client
+   * without a valid token, or one still sending, never holds one, and `/health` needs none.
    * @default 256
    */
   maxConcurrent?: number;
+  /**
+   * Longest wait for the next bytes of a request body, in milliseconds; a stalled body is answered 400 and its
+   * connection closed.
+   * @default 10_000
+   */
+  bodyIdleTimeoutMs?: number;
+  /**
+   * Longest time to receive a whole request body, in milliseconds.
+   * @default 60_000
+   */
+  bodyTimeoutMs?: number;
+  /**
+   * Longest time to receive the request headers, in milliseconds (node's `headersTimeout`).
+   * @default 10_000
+   */
+  headersTimeoutMs?: number;
+  /**
+   * Largest tool server body read before the caller is authenticated (no valid `Authorization` header: a
+   * `tools/list`, or a `tools/call` carrying an `apiKey` argument); larger calls need the header.
+   * @default 1 MiB
+   */
+  maxUnauthenticatedToolBodyBytes?: number;
+  /**
+   * Tool server bodies read at once before their caller is authenticated; past it such a request is refused
+   * with 503. They are read within `bodyIdleTimeoutMs` and at most 10 s.
+   * @default 32
+   */
+  maxUnauthenticatedToolReads?: number;
   /** Where unexpected failures are reported; the message names the request's `x-request-id`. @default standard error */
   log?: (message: string, error: unknown) => void;
 }
@@ -55,7 +86,8 @@ export interface ApiServerOptions {
 
 /**
  * The HTTP API: every mounted feature's POST paths, `/openapi.json`, `/health` and the tool server. A path no
- * mounted feature serves answers 404.
+ * mounted feature serves answers 404. A request is rate-limited and authenticated on its headers before any of its
+ * body is read, and its body must arrive within the body deadlines (see the README's security section).
  */
 export function createApiServer(options: ApiServerOptions): Server {
   const { engine } = options;
@@ -66,17 +98,23 @@ export function createApiServer(options: ApiServerOptions): Server {
   const maxBodyBytes = options.maxBodyBytes ?? 2 * 1024 * 1024;
   const version = options.version ?? '0.1.0';
   const serverLog = options.log ?? defaultLog;
-  const maxConcurrent = options.maxConcurrent ?? 256;
-  if (!Number.isSafeInteger(maxConcurrent) || maxConcurrent < 1) {
-    throw new ServerConfigError(`Expected positive integer for maxConcurrent but received ${String(maxConcurrent)} of type ${typeof maxConcurrent}`);
-  }
-  let inFlight = 0;
+  const analysing = new Capacity(positiveInteger('maxConcurrent', options.maxConcurrent ?? 256));
+  const deadlines: BodyDeadlines = {
+    idleMs: positiveInteger('bodyIdleTimeoutMs', options.bodyIdleTimeoutMs ?? 10_000),
+    totalMs: positiveInteger('bodyTimeoutMs', options.bodyTimeoutMs ?? 60_000),
+  };
+  const headersTimeoutMs = positiveInteger('headersTimeoutMs', options.headersTimeoutMs ?? 10_000);
+  const unauthenticatedReads = new Capacity(positiveInteger('maxUnauthenticatedToolReads', options.maxUnauthenticatedToolReads ?? 32));
+  const maxUnauthenticatedToolBodyBytes = positiveInteger('maxUnauthenticatedToolBodyBytes', options.maxUnauthenticatedToolBodyBytes ?? 1024 * 1024);
   let openApi: Record<string, unknown> | undefined;
 
-  async function handle(req: IncomingMessage, res: ServerResponse, log: typeof serverLog, requestId: string): Promise<void> {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+  async function handle(req: IncomingMessage, res: ServerResponse, path: string, log: typeof serverLog, requestId: string): Promise<void> {
     if (path === TOOL_SERVER_PATH && options.toolServer !== false) {
-      await handleToolServer(req, res, { engine, limiter, maxBodyBytes: options.maxToolBodyBytes ?? 8 * 1024 * 1024, version, log });
+      await handleToolServer(req, res, {
+        engine, limiter, version, log, deadlines, analysing, unauthenticatedReads,
+        maxBodyBytes: options.maxToolBodyBytes ?? 8 * 1024 * 1024,
+        maxUnauthenticatedBodyBytes: maxUnauthenticatedToolBodyBytes,
+      });
       return;
     }
     if (req.method === 'GET' && path === '/openapi.json') {
@@ -85,39 +123,32 @@ export function createApiServer(options: ApiServerOptions): Server {
       sendJson(res, 200, openApi);
       return;
     }
-    // HEAD is GET without the body (node's response drops it): load balancers probe with either.
-    if ((req.method === 'GET' || req.method === 'HEAD') && path === '/health') {
-      sendJson(res, 200, { status: 'ok', features: engine.features.list().map((f) => f.id) });
-      return;
-    }
     const feature = engine.features.byRoute(path);
     if (!feature) {
-      req.resume();
+      void drain(req, deadlines);
       sendJson(res, 404, { status: 404, error: 'NOT_FOUND', description: `No endpoint at ${path}` });
       return;
     }
     const style = feature.errorStyle;
     if (req.method !== 'POST') {
-      req.resume();
+      void drain(req, deadlines);
       sendJson(res, 405, { status: 405, error: 'METHOD_NOT_ALLOWED', description: `${path} accepts POST only` }, { allow: 'POST' });
       return;
     }
     try {
+      // Everything that can refuse a request on its headers alone does so before a byte of the body is read.
       const token = bearerToken(req);
       const decision = await limiter?.take(clientKey(req, token));
       if (decision && !decision.allowed) {
-        req.resume();
         throw new ApiError('TOO_MANY_REQUESTS', undefined, { retryAfter: decision.retryAfterSeconds });
       }
       if (!isJsonContentType(req.headers['content-type'])) {
-        req.resume();
         throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `The request content type must be application/json, not ${req.headers['content-type'] ?? 'missing'}.`);
       }
-      const accountId = await engine.authenticate(token).catch((error: unknown) => {
-        req.resume();
-        throw error;
-      });
-      const body = parseJson(await readBody(req, feature.maxBodyBytes ?? maxBodyBytes));
+      const accountId = await engine.authenticate(token);
+      const body = parseJson(await readBody(req, feature.maxBodyBytes ?? maxBodyBytes, deadlines));
+      const release = analysing.take();
+      res.once('close', release);
       const abort = new AbortController();
       res.on('close', () => {
         if (!res.writableFinished) abort.abort();
@@ -125,27 +156,38 @@ export function createApiServer(options: ApiServerOptions): Server {
       // The answer is written before the charge is final, so that no request is charged without it.
       await engine.execute(feature.id, body, { accountId, requestId, signal: abort.signal, deliver: (outcome) => deliverJson(res, outcome.result) });
     } catch (error) {
+      if (error instanceof BodyTimeoutError) closeAfterAnswer(req, res);
+      else if (!req.complete) void drain(req, deadlines);
       sendError(res, error, style, log);
     }
   }
 
-  const server = createServer((req, res) => {
+  const server = createServer({ connectionsCheckingInterval: 1_000 }, (req, res) => {
     // Set before anything is written, so every answer carries it: errors, 404s, /health and the tool server's.
     const requestId = requestIdOf(req);
     res.setHeader('x-request-id', requestId);
-    const log = (message: string, error: unknown) => serverLog(`${message} (x-request-id ${requestId})`, error);
-    if (inFlight >= maxConcurrent) {
-      req.resume();
-      sendError(res, new ApiError('SERVICE_UNAVAILABLE', 'The service is at capacity; retry shortly.', { retryAfter: 1 }), 'v2', log);
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    // HEAD is GET without the body (node's response drops it): load balancers probe with either. It needs no
+    // place among the requests analysed, so a full node still says it is alive.
+    if ((req.method === 'GET' || req.method === 'HEAD') && path === '/health') {
+      void drain(req, deadlines);
+      sendJson(res, 200, { status: 'ok', features: engine.features.list().map((f) => f.id) });
       return;
     }
-    inFlight++;
-    res.once('close', () => inFlight--);
-    handle(req, res, log, requestId).catch((error: unknown) => sendError(res, error, 'v2', log));
+    const log = (message: string, error: unknown) => serverLog(`${message} (x-request-id ${requestId})`, error);
+    handle(req, res, path, log, requestId).catch((error: unknown) => sendError(res, error, 'v2', log));
   });
-  server.requestTimeout = 120_000;
-  server.headersTimeout = 30_000;
+  server.headersTimeout = headersTimeoutMs;
+  // A backstop behind the body deadlines: node answers 408 to a request not received in this time.
+  server.requestTimeout = headersTimeoutMs + deadlines.totalMs;
   return server;
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new ServerConfigError(`Expected positive integer for ${name} but received ${String(value)} of type ${typeof value}`);
+  }
+  return value;
 }
 
 /** Listens on `port` (0 for any free one) and resolves with the bound address. */
