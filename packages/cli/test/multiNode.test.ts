@@ -1,3 +1,5 @@
+import { connect } from 'node:net';
+import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresLedger } from '@content-analysis/credits';
 import {
@@ -11,6 +13,8 @@ import type { ServeNode, WorkerProcess } from './processes.js';
  * The README's scale-out topology, every part a process of the built CLI: two API nodes (`serve --database
  * --redis`) and two `worker`s, on one PostgreSQL schema and one Redis prefix made for this file. The load is AI-text
  * detection, a queued feature, so every answer was computed by a worker and charged by the node that received it.
+ * Two attacks of issue 26 are replayed here too: more concurrent requests than a balance pays for, and bodies that
+ * never finish sent without a token.
  */
 const skip = (await postgresSkipReason('multi-node tests')) ?? (await redisSkipReason('multi-node tests'));
 
@@ -42,7 +46,7 @@ describe.skipIf(skip !== undefined)('two API nodes and two workers, as processes
     const env = storeFreeEnvironment();
     const queue = ['--redis', redisUrl, '--queue-prefix', queuePrefix];
     [nodes, workers] = await Promise.all([
-      Promise.all([0, 1].map(() => startServe(['--database', postgresUrl, '--database-schema', schema, '--redis-prefix', ratePrefix, '--no-tool-server', ...queue], env))),
+      Promise.all([0, 1].map(() => startServe(['--database', postgresUrl, '--database-schema', schema, '--redis-prefix', ratePrefix, ...queue], env))),
       Promise.all([0, 1].map(() => startWorker([...queue, '--concurrency', '2'], env))),
     ]);
   }, 120_000);
@@ -112,6 +116,52 @@ describe.skipIf(skip !== undefined)('two API nodes and two workers, as processes
     expect(await ledger.balance(accountId)).toBe(0);
     expect((await ledger.history(accountId, 1000)).filter((e) => e.kind === 'charge')).toHaveLength(100);
     expect(workers.map(finishedJobs).every((n) => n > 0)).toBe(true);
+  }, 60_000);
+
+  it('runs only the jobs a balance pays for: 40 concurrent requests over both nodes on a balance for 6 start 6 jobs', async () => {
+    const { accountId, tokens } = await client(6 * COST);
+    const startedBefore = workers.flatMap((w) => w.log.filter((line) => / started: /.test(line))).length;
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => detect(i % 2, tokens[i % TOKENS]!)));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(6);
+    expect(answers.filter((a) => a.status === 402)).toHaveLength(34);
+    await workersIdle();
+    const startedAfter = workers.flatMap((w) => w.log.filter((line) => / started: /.test(line))).length;
+    expect(startedAfter - startedBefore).toBe(6);
+    expect(await ledger.balance(accountId)).toBe(0);
+  }, 60_000);
+
+  it('lets no unauthenticated client make an authenticated request wait: 300 stalled /mcp/v1 and 60 REST bodies on one node', async () => {
+    const { tokens } = await client(100 * COST);
+    const { hostname, port } = new URL(nodes[0]!.url);
+    const sockets: Socket[] = [];
+    const heads = [
+      `POST /mcp/v1 HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nAccept: application/json\r\n`,
+      `POST /v2/ai-content-detection HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\n`,
+    ];
+    try {
+      // 300 on the tool server, more than the node's 256 analysis places, and 60 on REST, each declaring 100,000
+      // bytes and sending 17.
+      await Promise.all(Array.from({ length: 360 }, (_, i) => new Promise<void>((resolve) => {
+        const socket = connect(Number(port), hostname, () => {
+          socket.write(`${heads[i < 300 ? 0 : 1]}Content-Length: 100000\r\n\r\n{"jsonrpc":"2.0",`);
+          resolve();
+        });
+        socket.on('error', () => resolve());
+        sockets.push(socket);
+      })));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const health = [];
+      for (let i = 0; i < 20; i++) {
+        const response = await fetch(`${nodes[0]!.url}/health`);
+        await response.arrayBuffer();
+        health.push(response.status);
+      }
+      expect(health).toEqual(Array(20).fill(200));
+      const answers = await Promise.all([0, 1, 2].map((i) => detect(0, tokens[i]!)));
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
   }, 60_000);
 
   it('keeps no charge of a node killed with SIGKILL mid-load whose answer its client did not receive', async () => {
