@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { defineFeature, SNAKE_CASE_CREDITS, textCompareFeature } from '@content-analysis/engine';
 import type { Feature } from '@content-analysis/engine';
+import type { ApiServerOptions } from '../src/index.js';
 import { json, startHarness } from './harness.js';
 import type { Harness } from './harness.js';
 
@@ -58,7 +59,7 @@ afterEach(async () => {
   for (const h of harnesses.splice(0)) await h.stop();
 });
 
-async function harness(server: Parameters<typeof startHarness>[0]['server'] = {}, credits = 2000): Promise<Harness & { logged: unknown[] }> {
+async function harness(server: Omit<ApiServerOptions, 'engine'> = {}, credits = 2000): Promise<Harness & { logged: unknown[] }> {
   const logged: unknown[] = [];
   const h = await startHarness({
     features: [textCompareFeature, slowFeature()],
