@@ -216,7 +216,10 @@ export function endpointArbitraries(fc, seeds, languages) {
   };
 }
 
-/** JSON-RPC requests to /mcp/v1: tools/list, tools/call of each tool with fuzzed arguments, other methods, bad envelopes. */
+/**
+ * JSON-RPC requests to /mcp/v1: tools/list, tools/call of each tool with fuzzed arguments, other methods (Object.prototype's
+ * names among them), bad envelopes, ids that cannot correlate and batches that repeat an id.
+ */
 function toolServerArbitrary(fc, c, imageBase64) {
   const args = {
     'ai-text-detection': fc.record({ text: c.field(c.text([300, 150_000])) }),
@@ -241,7 +244,17 @@ function toolServerArbitrary(fc, c, imageBase64) {
     );
   const other = fc.oneof(
     fc.nat().map((id) => ({ message: { jsonrpc: '2.0', id, method: 'tools/list' } })),
-    fc.tuple(fc.nat(), fc.constantFrom('ping', 'resources/list', 'nope/nope', 'initialize', '')).map(([id, method]) => ({ message: { jsonrpc: '2.0', id, method } })),
+    fc.tuple(fc.nat(), fc.constantFrom('ping', 'resources/list', 'nope/nope', 'initialize', '', '__proto__', 'constructor', 'toString', 'hasOwnProperty'))
+      .map(([id, method]) => ({ message: { jsonrpc: '2.0', id, method } })),
+    // Ids no answer can carry back as sent (issue 26): -32600, never a parse error or an internal one.
+    fc.constantFrom('1e308', 'null', '1.5', 'true', '{}', '[1]', '-0.5e3')
+      .map((id) => ({ raw: `{"jsonrpc":"2.0","id":${id},"method":"tools/list"}` })),
+    // A batch that repeats an id: refused whole, nothing charged twice (issue 26).
+    fc.tuple(fc.nat(), fc.constantFrom('tools/call', 'tools/list')).map(([id, method]) => {
+      const message = method === 'tools/list' ? { jsonrpc: '2.0', id, method }
+        : { jsonrpc: '2.0', id, method, params: { name: 'text-compare', arguments: { first_text: 'one two three', second_text: 'one two four' } } };
+      return { raw: JSON.stringify([message, message]) };
+    }),
     fc.tuple(fc.nat(), c.junk).map(([id, params]) => ({ message: { jsonrpc: '2.0', id, method: 'tools/call', params } })),
     fc.jsonValue({ maxDepth: 2 }).map((message) => ({ message })),
     fc.constantFrom('', '{', '[]', '[{"jsonrpc":"2.0"}]', '{"jsonrpc":"1.0","id":1,"method":"tools/list"}').map((raw) => ({ raw })),
