@@ -42,7 +42,9 @@ function startSlot(): Slot {
   const fail = (error: Error) => {
     for (const pending of slot.pending.values()) pending.reject(error);
     slot.pending.clear();
-    slots.splice(slots.indexOf(slot), 1);
+    // 'error' is followed by 'exit': the slot leaves the list once.
+    const at = slots.indexOf(slot);
+    if (at >= 0) slots.splice(at, 1);
   };
   slot.worker.on('message', (message: { id: number; result?: InvisibleWatermarkResult; error?: string }) => {
     const pending = slot.pending.get(message.id);
