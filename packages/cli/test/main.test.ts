@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -299,6 +299,30 @@ describe('plagiarism and fact-check with their collections', () => {
     const result = JSON.parse(io.out());
     expect(result.sources.map((s: { url: string }) => s.url)).toEqual(['history/keeper.txt']);
     expect(io.out()).not.toContain(dir);
+  });
+
+  it('answers --sources on /dev/zero, a symbolic link loop and a missing path with one line, never a stack or a 500 body', async () => {
+    const loop = join(dir, 'loop-link');
+    symlinkSync(loop, loop);
+    const cases: [string, string][] = [['/dev/zero', 'not a regular file or folder'], [loop, 'a loop of symbolic links'], [join(dir, 'nowhere'), 'not found']];
+    for (const [path, why] of cases) {
+      const io = captureIo(essay);
+      const started = Date.now();
+      expect(await main(['plagiarism', '-', '--sources', path, '--compact'], io), path).toBe(1);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(io.err()).toBe(`content-analysis: cannot read the documents: ${path}: ${why}\n`);
+      expect(io.out()).toBe('');
+    }
+  });
+
+  it('reads a --sources folder holding a link back to itself once', async () => {
+    const folder = join(dir, 'sources-cycle');
+    mkdirSync(join(folder, 'inner'), { recursive: true });
+    writeFileSync(join(folder, 'inner', 'keeper.txt'), sourceText);
+    symlinkSync(folder, join(folder, 'inner', 'up'));
+    const io = captureIo(essay);
+    expect(await main(['plagiarism', '-', '--sources', folder, '--compact'], io)).toBe(0);
+    expect(JSON.parse(io.out()).sources.map((s: { url: string }) => s.url)).toEqual(['inner/keeper.txt']);
   });
 
   it('adds documents to a persisted index that a later check reads with --index', async () => {

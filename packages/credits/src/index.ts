@@ -1,4 +1,4 @@
-export { countWords, wordSpans } from './words.js';
+export { billedWords, countWords, LONG_WORD, wordSpans } from './words.js';
 export {
   aiTextCredits, CREDIT_COSTS, creditsForWords, factCheckCredits, NEW_ACCOUNT_CREDITS, plagiarismCredits,
   textCompareCredits,

@@ -151,7 +151,64 @@ export function wordSpans(text: string): Uint32Array {
   return Uint32Array.from(out);
 }
 
-/** Number of words in `text`, as charged and as reported everywhere. */
+/** Characters of a word that count as one word; a longer run without a break counts one word per this many. */
+export const LONG_WORD = 45;
+
+const LETTER_OR_DIGIT = /[\p{L}\p{M}\p{N}]/u;
+const DIGITS = /^\p{N}+$/u;
+const APOSTROPHES = new Set(["'", '\u2019', '\u02bc', '\uff07']);
+
+/**
+ * Words billed for one word of the segmentation, `word`: as many as the detector reads in it. UAX #29 keeps
+ * letters joined by `.`, `:`, `_` or `'` (and other joiners such as U+00B7) in one word, but the AI-text detector
+ * and the other analyses read each side, so `the.cat.sat` written without spaces would cost a third. The word is
+ * cut at its joiners into parts (digit groups stay together: `1,234,567.5` is one number) and counts:
+ * - one, plus one per join where both sides have at least 2 characters (the right one 3 across an apostrophe),
+ *   so `e.g`, `U.S`, `Ph.D`, `don't`, `we'll`, `O'Brien` and `rock'n'roll` stay one word and `the.cat.sat` is three;
+ * - at least one per three parts (`a.b.c.d.e.f` is two), and at least one per {@link LONG_WORD} characters.
+ */
+export function billedWords(word: string): number {
+  const parts: string[] = [];
+  const joiners: string[] = [];
+  let start = 0;
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    const isWordChar = code < 128 ? ASCII_CLASS[code] === LETTER || ASCII_CLASS[code] === DIGIT : LETTER_OR_DIGIT.test(word[i]!) || (code >= 0xd800 && code <= 0xdfff);
+    if (isWordChar) continue;
+    if (i > start) {
+      parts.push(word.slice(start, i));
+      joiners.push(word[i]!);
+    }
+    start = i + 1;
+  }
+  if (start < word.length) parts.push(word.slice(start));
+  let count = 1;
+  let groups = 1;
+  for (let p = 1; p < parts.length; p++) {
+    const left = parts[p - 1]!;
+    const right = parts[p]!;
+    if (DIGITS.test(left) && DIGITS.test(right)) continue;
+    groups += 1;
+    // Across an apostrophe the right side of every English contraction has at most 2 letters (`n't`, `'re`, `'ll`).
+    const least = APOSTROPHES.has(joiners[p - 1]!) ? 3 : 2;
+    if (left.length >= 2 && right.length >= least) count += 1;
+  }
+  return Math.max(count, Math.ceil(groups / 3), Math.ceil(word.length / LONG_WORD));
+}
+
+/**
+ * Number of words in `text`, as charged and as reported everywhere: the words of {@link wordSpans}, each counted
+ * as {@link billedWords} does, so that joining words with `.`, `_`, `:` or `'` instead of spaces costs what the
+ * detector reads.
+ */
 export function countWords(text: string): number {
-  return wordSpans(text).length / 2;
+  const spans = wordSpans(text);
+  let count = 0;
+  for (let i = 0; i < spans.length; i += 2) {
+    const start = spans[i]!;
+    const end = spans[i + 1]!;
+    // Most words are a single run of letters: no joiner to look for.
+    count += end - start <= 2 ? 1 : billedWords(text.slice(start, end));
+  }
+  return count;
 }

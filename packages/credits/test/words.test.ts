@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { countWords, wordSpans } from '../src/index.js';
+import { readFileSync } from 'node:fs';
+import { joinedWords, vowellessToken } from '../../../scripts/fuzz/lib/index.mjs';
+import { billedWords, countWords, wordSpans } from '../src/index.js';
 import { randomInt, seededRandom } from './random.js';
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
@@ -132,5 +134,32 @@ describe('countWords on long input', () => {
     }
     // Dictionary segmentation may join words differently at a few piece boundaries; allow 0.1 %.
     expect(Math.abs(countWords(text) - expected)).toBeLessThanOrEqual(expected * 0.001);
+  });
+});
+
+describe('countWords bills what the detector reads (issue 26 item 5)', () => {
+  const prose = ['news-article.txt', 'blog-post.txt']
+    .map((name) => readFileSync(new URL(`../../../fixtures/documents/${name}`, import.meta.url), 'utf8')).join('\n\n');
+
+  it('charges words joined by ".", "_", ":", "\u00b7" at least 90 % and by apostrophes at least 80 % of the spaced text', () => {
+    const plain = countWords(prose);
+    expect(plain).toBe(363);
+    // Segmentation alone (UAX #29) counted each joined paragraph as a handful of words: 13 % in the report.
+    for (const joiner of ['.', '_', ':', '\u00b7']) expect(countWords(joinedWords(prose, joiner)), joiner).toBeGreaterThanOrEqual(0.9 * plain);
+    for (const joiner of ["'", '\u2019']) expect(countWords(joinedWords(prose, joiner)), joiner).toBeGreaterThanOrEqual(0.8 * plain);
+  });
+
+  it('keeps abbreviations, contractions, names and numbers one word', () => {
+    for (const word of ['e.g', 'U.S', 'Ph.D', "don't", "we're", "they've", "O'Brien", "rock'n'roll", '3.14', '1,234,567,890.5', 'x_y']) {
+      expect(billedWords(word), word).toBe(1);
+    }
+    expect(billedWords('the.cat.sat')).toBe(3);
+    expect(billedWords("the'cat'sat")).toBe(3);
+    expect(billedWords('a.b.c.d.e.f')).toBe(2);
+  });
+
+  it('charges a long run without breaks one word per 45 characters', () => {
+    expect(countWords(vowellessToken(120_000))).toBe(Math.ceil(119_999 / 45));
+    expect(countWords('Donaudampfschifffahrtsgesellschaftskapitän')).toBe(1);
   });
 });

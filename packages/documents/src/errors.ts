@@ -13,6 +13,9 @@ import { isFetchError } from '@content-analysis/fetch';
  * - `ARCHIVE_TOO_LARGE`: the DOCX archive inflates beyond `maxUncompressedBytes` or holds more than `maxZipEntries`
  *   entries (a zip bomb).
  * - `TOO_MUCH_TEXT`: the extracted text exceeds `maxTextLength`.
+ * - `TOO_MANY_ELEMENTS`: the DOCX document's XML holds more than `maxElements` elements.
+ * - `TOO_MANY_PARAGRAPHS`: the document holds more than `maxParagraphs` paragraphs.
+ * - `STREAMS_TOO_LARGE`: the PDF's compressed streams inflate beyond `maxInflatedStreamBytes` (a decompression bomb).
  */
 export type DocumentErrorCode =
   | 'NO_INPUT'
@@ -23,7 +26,10 @@ export type DocumentErrorCode =
   | 'TOO_MANY_PAGES'
   | 'TOO_LARGE'
   | 'ARCHIVE_TOO_LARGE'
-  | 'TOO_MUCH_TEXT';
+  | 'TOO_MUCH_TEXT'
+  | 'TOO_MANY_ELEMENTS'
+  | 'TOO_MANY_PARAGRAPHS'
+  | 'STREAMS_TOO_LARGE';
 
 /**
  * A document or input the engine cannot turn into text. `message` is written for the API caller (it becomes the

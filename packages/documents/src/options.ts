@@ -26,6 +26,26 @@ export interface ExtractOptions {
    * @default 2000000
    */
   maxTextLength?: number;
+  /**
+   * Most XML elements of a DOCX document, counted over its inflated XML parts by a byte scan before the DOCX
+   * reader builds anything: the reader's memory and time grow with the element count (about 2 KB of heap per
+   * element, measured), not with the bytes on the wire.
+   * @default 100000
+   */
+  maxElements?: number;
+  /**
+   * Most paragraphs of the extracted text (any format); a DOCX is checked on its `<w:p>` elements before reading.
+   * @default 50000
+   */
+  maxParagraphs?: number;
+  /**
+   * Largest total size of the compressed (FlateDecode) streams of a PDF once inflated, in bytes, measured by a
+   * bounded streaming inflate before pdf.js opens the file (images: 16 times as much): pdf.js keeps a whole decoded
+   * content stream in memory and parses every operator in it (about 1 s per MiB of operators, measured). pdf.js
+   * also stops any one stream it decodes at this size.
+   * @default 16777216 (16 MiB)
+   */
+  maxInflatedStreamBytes?: number;
 }
 
 /** Default {@link ExtractOptions}. */
@@ -35,6 +55,9 @@ export const EXTRACT_DEFAULTS = {
   maxUncompressedBytes: 100 * 1024 * 1024,
   maxZipEntries: 2000,
   maxTextLength: 2_000_000,
+  maxElements: 100_000,
+  maxParagraphs: 50_000,
+  maxInflatedStreamBytes: 16 * 1024 * 1024,
 } as const;
 
 export type ResolvedExtractOptions = { -readonly [K in keyof typeof EXTRACT_DEFAULTS]: number };
@@ -50,6 +73,9 @@ export function resolveExtractOptions(options: ExtractOptions = {}): ResolvedExt
     maxUncompressedBytes: positiveInteger('maxUncompressedBytes', options.maxUncompressedBytes, EXTRACT_DEFAULTS.maxUncompressedBytes),
     maxZipEntries: positiveInteger('maxZipEntries', options.maxZipEntries, EXTRACT_DEFAULTS.maxZipEntries),
     maxTextLength: positiveInteger('maxTextLength', options.maxTextLength, EXTRACT_DEFAULTS.maxTextLength),
+    maxElements: positiveInteger('maxElements', options.maxElements, EXTRACT_DEFAULTS.maxElements),
+    maxParagraphs: positiveInteger('maxParagraphs', options.maxParagraphs, EXTRACT_DEFAULTS.maxParagraphs),
+    maxInflatedStreamBytes: positiveInteger('maxInflatedStreamBytes', options.maxInflatedStreamBytes, EXTRACT_DEFAULTS.maxInflatedStreamBytes),
   };
 }
 

@@ -1,3 +1,4 @@
+import { DocumentError } from './errors.js';
 import type { TextPage, TextParagraph } from './types.js';
 
 /** A piece of a paragraph and the page it came from. */
@@ -46,4 +47,14 @@ export function buildText(paragraphs: readonly (readonly TextPiece[])[], pageCou
 /** Collapses runs of spaces and tabs and trims, keeping the text of one paragraph on one line. */
 export function normaliseInline(text: string): string {
   return text.replace(/[\s\u00a0]+/g, ' ').trim();
+}
+
+/**
+ * Fails when a document has more paragraphs than `maxParagraphs`; `what` names it in the message ("PDF").
+ * @throws {DocumentError} `TOO_MANY_PARAGRAPHS`.
+ */
+export function checkParagraphCount(count: number, maxParagraphs: number, what: string): void {
+  if (count > maxParagraphs) {
+    throw new DocumentError('TOO_MANY_PARAGRAPHS', `The ${what} has ${count} paragraphs; the limit is ${maxParagraphs}.`);
+  }
 }

@@ -4,7 +4,7 @@ import { DocumentError, inputErrorToApiCode, isDocumentError } from '../src/inde
 
 describe('inputErrorToApiCode', () => {
   it('maps every document error to BAD_REQUEST', () => {
-    for (const code of ['NO_INPUT', 'UNSUPPORTED_TYPE', 'NO_TEXT', 'ENCRYPTED', 'CORRUPT', 'TOO_MANY_PAGES', 'TOO_LARGE', 'ARCHIVE_TOO_LARGE', 'TOO_MUCH_TEXT'] as const) {
+    for (const code of ['NO_INPUT', 'UNSUPPORTED_TYPE', 'NO_TEXT', 'ENCRYPTED', 'CORRUPT', 'TOO_MANY_PAGES', 'TOO_LARGE', 'ARCHIVE_TOO_LARGE', 'TOO_MUCH_TEXT', 'TOO_MANY_ELEMENTS', 'TOO_MANY_PARAGRAPHS', 'STREAMS_TOO_LARGE'] as const) {
       const error = new DocumentError(code, 'x');
       expect(isDocumentError(error)).toBe(true);
       expect(inputErrorToApiCode(error)).toBe('BAD_REQUEST');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: plain JavaScript fixture script without types
 import { writeZip } from '../../../scripts/documents/zipWriter.mjs';
+import { manyParagraphDocx } from '../../../scripts/fuzz/lib/index.mjs';
 import { extractDocx } from '../src/index.js';
 import { expectedParagraphs, expectedText, fixture, normaliseWhitespace } from './helpers/fixtures.js';
 
@@ -31,6 +32,41 @@ describe('extractDocx', () => {
     await expect(extractDocx(fixture('hostile/zip-bomb-lying.docx'))).rejects.toMatchObject({
       code: 'ARCHIVE_TOO_LARGE', message: expect.stringContaining('inflates beyond its declared 4096 bytes'),
     });
+  });
+
+  it('refuses 1.5 million tiny paragraphs (149 KB on the wire, 51 MB of XML) before the reader builds them', async () => {
+    // Issue 26 item 1: mammoth holds about 2 KB per element; this archive ran the process out of heap at 4.5 GB.
+    const bytes = manyParagraphDocx(1_500_000);
+    expect(bytes.length).toBeLessThan(160_000);
+    const heapBefore = process.memoryUsage().heapUsed;
+    await expect(extractDocx(bytes)).rejects.toMatchObject({
+      code: 'TOO_MANY_ELEMENTS', message: expect.stringContaining('more than 100000 XML elements'),
+    });
+    expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it('applies maxElements and maxParagraphs, counting paragraphs under the element budget', async () => {
+    const bytes = manyParagraphDocx(2_000);
+    await expect(extractDocx(bytes, { maxElements: 5_000 })).rejects.toMatchObject({ code: 'TOO_MANY_ELEMENTS' });
+    await expect(extractDocx(bytes, { maxParagraphs: 1_999 })).rejects.toMatchObject({
+      code: 'TOO_MANY_PARAGRAPHS', message: expect.stringContaining('more than 1999 paragraphs'),
+    });
+    const read = await extractDocx(bytes, { maxParagraphs: 2_000 });
+    expect(read.paragraphs).toHaveLength(2_000);
+    // The fixture (tables, footnotes) is far inside both budgets.
+    await expect(extractDocx(fixture('tables-footnotes.docx'), { maxElements: 2_000, maxParagraphs: 50 })).resolves.toMatchObject({ format: 'docx' });
+  });
+
+  it('reads the title of a core.xml of 90,000 unclosed tags in linear time', async () => {
+    // `<dc:title[^>]*>([^<]*)</dc:title>` took 250 ms on 40,000 characters of `<dc:title`, quadratic: minutes here.
+    const core = `<?xml version="1.0"?><cp:coreProperties>${'<dc:title'.repeat(90_000)}<dc:creator>Ann</dc:creator></cp:coreProperties>`;
+    const document = '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>Text</w:t></w:r></w:p></w:body></w:document>';
+    const bytes = zip([{ name: 'word/document.xml', data: document }, { name: 'docProps/core.xml', data: core }]);
+    const started = Date.now();
+    const result = await extractDocx(bytes);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(result.text).toBe('Text');
+    expect(result.metadata).toEqual({ author: 'Ann' });
   });
 
   it('applies maxUncompressedBytes and maxZipEntries', async () => {

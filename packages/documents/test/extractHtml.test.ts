@@ -47,4 +47,13 @@ describe('extractHtml', () => {
     const html = `<html><body>${'<div><p>word</p></div>'.repeat(200)}</body></html>`;
     expect(() => extractHtml(html, { maxElements: 100 })).toThrow(expect.objectContaining({ code: 'TOO_LARGE' }));
   });
+
+  it('refuses a 5 MiB page of 1.7 million empty elements before building its DOM', () => {
+    const html = `<html><body>${'<b>'.repeat(1_700_000)}</body></html>`;
+    const heap = process.memoryUsage().heapUsed;
+    const started = Date.now();
+    expect(() => extractHtml(html)).toThrow(expect.objectContaining({ code: 'TOO_LARGE', message: expect.stringContaining('more than 100000 elements') }));
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(process.memoryUsage().heapUsed - heap).toBeLessThan(32 * 1024 * 1024);
+  });
 });

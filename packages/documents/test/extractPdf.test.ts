@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DocumentError, extractPdf } from '../src/index.js';
 import { buildPdf, pdfString } from '../../../scripts/documents/pdfWriter.mjs';
+import { inflatingPdf } from '../../../scripts/fuzz/lib/index.mjs';
 import { expectedParagraphs, expectedText, fixture, normaliseWhitespace } from './helpers/fixtures.js';
 
 const HELVETICA = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>';
@@ -132,5 +133,41 @@ describe('extractPdf', () => {
     await expect(extractPdf(fixture('two-column.pdf'), { maxBytes: 1000 })).rejects.toMatchObject({ code: 'TOO_LARGE' });
     await expect(extractPdf(fixture('two-column.pdf'), { maxPages: 0 })).rejects.toThrow(
       'Expected positive integer for maxPages but received 0 of type number');
+  });
+
+  describe('decompression bombs (issue 26 item 6)', () => {
+    it('refuses a page content inflating to 1 GiB from 1 MB, before pdf.js reads it', async () => {
+      const bytes = inflatingPdf(1024 * 1024 * 1024);
+      expect(bytes.length).toBeLessThan(1_200_000);
+      const started = Date.now();
+      const rss = process.memoryUsage().rss;
+      await expect(extractPdf(bytes)).rejects.toMatchObject({
+        code: 'STREAMS_TOO_LARGE', message: expect.stringContaining('inflate to more than 16777216 bytes'),
+      });
+      // Before the budget: 18 s and 2.36 GB. The pre-scan reads at most the budget and holds 64 KiB at a time.
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(process.memoryUsage().rss - rss).toBeLessThan(128 * 1024 * 1024);
+    });
+
+    it('refuses the same bomb disguised as an image against the image allowance', async () => {
+      await expect(extractPdf(inflatingPdf(1024 * 1024 * 1024, { subtype: 'Image' }))).rejects.toMatchObject({
+        code: 'STREAMS_TOO_LARGE', message: expect.stringContaining('images inflate to more than 268435456 bytes'),
+      });
+    });
+
+    it('stops pdf.js at the decode limit on a disguised content stream within the image allowance', async () => {
+      // 3 MiB of content under /Subtype /Image: within 16 x 1 MiB, so pdf.js reads it; its decoding stops at 1 MiB.
+      const bytes = inflatingPdf(3 * 1024 * 1024, { subtype: 'Image' });
+      await expect(extractPdf(bytes, { maxInflatedStreamBytes: 1024 * 1024 })).rejects.toMatchObject({
+        code: 'STREAMS_TOO_LARGE', message: expect.stringContaining('page 1 of the PDF decodes to more than 1048576 bytes'),
+      });
+      // Under a larger limit the same file reads, so the stop is the limit and nothing else.
+      await expect(extractPdf(bytes, { maxInflatedStreamBytes: 8 * 1024 * 1024 })).resolves.toMatchObject({ text: 'Hello world' });
+    });
+
+    it('reads a compressed content stream within the budget', async () => {
+      await expect(extractPdf(inflatingPdf(256 * 1024))).resolves.toMatchObject({ text: 'Hello world' });
+      await expect(extractPdf(inflatingPdf(256 * 1024), { maxInflatedStreamBytes: 64 * 1024 })).rejects.toMatchObject({ code: 'STREAMS_TOO_LARGE' });
+    });
   });
 });

@@ -90,6 +90,8 @@ export type { ToolReport } from './advanced/toolReports.js';
 export { classifyImageReport, classifyOutcome } from './advanced/classifyImageTool.js';
 export type { ClassificationOutcome } from './advanced/classifyImageTool.js';
 export { detectAiImage, imageFieldError } from './image/detectAiImage.js';
+export { PixelBudget, processPixelBudget } from './image/pixelBudget.js';
+export type { PixelBudgetOptions } from './image/pixelBudget.js';
 export type { DetectAiImageOptions, ImageDetectionAnalysis } from './image/detectAiImage.js';
 export { defaultImageClassifier } from './image/defaultImageClassifier.js';
 export { AI_IMAGE_SCORE_THRESHOLD, likelyAiGenerated } from './image/likelyAiGenerated.js';

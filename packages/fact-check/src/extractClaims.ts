@@ -119,9 +119,15 @@ function checkWorthiness(probability: number, text: string, language: string): n
 /** The check-worthiness of a non-English sentence with a figure, above the 0.4 default of `minCheckWorthiness`. */
 const FIGURE_FLOOR = 0.5;
 
-/** The same statement compared regardless of case, spacing and final punctuation. */
-function claimKey(claim: string): string {
-  return claim.toLowerCase().replace(/\s+/g, ' ').replace(/[\s.!;:]+$/u, '').trim();
+/**
+ * The same statement compared regardless of case, spacing and final punctuation. The end is trimmed by a loop:
+ * `/[\s.!;:]+$/u` rescans every run of those characters (3.5 s on 40,000 characters of `. . .`).
+ */
+export function claimKey(claim: string): string {
+  const spaced = claim.toLowerCase().replace(/\s+/g, ' ');
+  let end = spaced.length;
+  while (end > 0 && ' .!;:'.includes(spaced[end - 1]!)) end -= 1;
+  return spaced.slice(0, end).trim();
 }
 
 /**

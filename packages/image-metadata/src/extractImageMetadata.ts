@@ -14,6 +14,7 @@ import {
   type AiSignal, type SignalStrength,
 } from './signals/aiSignals.js';
 import { decodeInvisibleWatermark, type InvisibleWatermarkResult } from './watermark/decodeInvisibleWatermark.js';
+import { decodeInvisibleWatermarkOffThread } from './watermark/decodeOffThread.js';
 import { parseXmp, type XmpProperties } from './xmp/parseXmp.js';
 
 /** Interleaved 8-bit pixels of a decoded image. */
@@ -193,6 +194,10 @@ export async function extractImageMetadata(input: ImageInput, options: ExtractIm
   return result;
 }
 
+// Pixels already decoded by the caller are read on this thread up to this size (about 10 ms of work); larger images
+// go to a worker thread that decodes them itself.
+const ON_THREAD_PIXELS = 1_000_000;
+
 async function decodeFromImage(
   bytes: Uint8Array, maxPixels: number, meta: Metadata, given: DecodedPixels | Promise<DecodedPixels> | undefined,
 ): Promise<InvisibleWatermarkResult> {
@@ -201,16 +206,10 @@ async function decodeFromImage(
     const oriented = (meta.orientation ?? 1) >= 5 ? [meta.height, meta.width] : [meta.width, meta.height];
     const usable = pixels.data instanceof Uint8Array && pixels.width === oriented[0] && pixels.height === oriented[1] &&
       pixels.channels === 3 && pixels.data.length === pixels.width * pixels.height * 3;
-    if (usable) return decodeInvisibleWatermark(pixels.data, pixels.width, pixels.height, pixels.channels);
+    if (usable && pixels.width * pixels.height <= ON_THREAD_PIXELS) return decodeInvisibleWatermark(pixels.data, pixels.width, pixels.height, pixels.channels);
   }
-  // cv2.imread applies the EXIF orientation and drops alpha; do the same before reading the chroma plane.
-  const { data, info } = await sharp(bytes, { limitInputPixels: maxPixels })
-    .autoOrient()
-    .removeAlpha()
-    .toColourspace('srgb')
-    .raw({ depth: 'uchar' })
-    .toBuffer({ resolveWithObject: true });
-  return decodeInvisibleWatermark(data, info.width, info.height, info.channels);
+  // Large images are decoded and read on a worker thread: handing their pixels over would copy them here.
+  return decodeInvisibleWatermarkOffThread(bytes, maxPixels);
 }
 
 function pixelLimit(width: number | undefined, height: number | undefined, maxPixels: number): ImageInputError {

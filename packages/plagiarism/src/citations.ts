@@ -2,11 +2,30 @@ import { hostOf } from './excludedSources.js';
 
 const URL_PATTERN = /\bhttps?:\/\/[^\s<>"'()[\]{}]+|\bwww\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+[^\s<>"'()[\]{}]*|\b[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.(?:com|org|net|edu|gov|int|mil|io|info|biz|co|uk|de|fr|es|it|nl|eu|ca|au|jp|cn|ru|br|in|ch|se|no|dk|fi|pl)\b(?:\/[^\s<>"'()[\]{}]*)?/g;
 
+// What URL_PATTERN can match never holds these, so matching runs piece by piece between them.
+const NOT_IN_URL = /[\s<>"'()[\]{}]+/;
+// The bare-domain alternative backtracks: quadratic in a run such as `a.a.a.a...` (4 s on 40,000 characters). It is
+// tried only on pieces up to this long; longer pieces are searched for `http(s)://` and `www.` addresses only.
+const LONGEST_DOMAIN_PIECE = 512;
+const SCHEME_OR_WWW = /\bhttps?:\/\/[^\s<>"'()[\]{}]+|\bwww\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+[^\s<>"'()[\]{}]*/g;
+const TRAILING_PUNCTUATION = new Set(['.', ',', ';', ':', '!', '?']);
+
 /** The sites the text cites: URLs, `www.` addresses and bare domain names, as written, each once. */
 export function findCitedSites(text: string): string[] {
   const found = new Set<string>();
-  for (const match of text.matchAll(URL_PATTERN)) found.add(match[0].replace(/[.,;:!?]+$/, ''));
+  for (const piece of text.split(NOT_IN_URL)) {
+    if (!piece.includes('.')) continue;
+    const pattern = piece.length <= LONGEST_DOMAIN_PIECE ? URL_PATTERN : SCHEME_OR_WWW;
+    for (const match of piece.matchAll(pattern)) found.add(withoutTrailingPunctuation(match[0]));
+  }
   return [...found];
+}
+
+/** `site` without the sentence punctuation after it (a loop: `/[.,;:!?]+$/` rescans every run of dots). */
+function withoutTrailingPunctuation(site: string): string {
+  let end = site.length;
+  while (end > 0 && TRAILING_PUNCTUATION.has(site[end - 1]!)) end -= 1;
+  return site.slice(0, end);
 }
 
 function withScheme(site: string): string {

@@ -128,3 +128,20 @@ export class IndexSchemaVersionError extends Error {
     this.supported = supported;
   }
 }
+
+/**
+ * A source collection (`--sources`, `--evidence`, `index add`) cannot be read: not a regular file or folder (a device
+ * such as /dev/zero, a FIFO), a folder that loops through symbolic links deeper than the walk allows, or more files
+ * or bytes than the loader's limits.
+ */
+export class DocumentCollectionError extends Error {
+  readonly code = 'DOCUMENT_COLLECTION';
+  override readonly name = 'DocumentCollectionError';
+  /** The path that failed. */
+  readonly path: string;
+
+  constructor(path: string, message: string, options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.path = path;
+  }
+}

@@ -19,6 +19,7 @@ export { INDEX_SCHEMA_VERSION } from './postgresSchema.js';
 export { DocumentsSourceProvider, FoundSourcesProvider, IndexSourceProvider } from './sourceProviders.js';
 export type { FoundSource, SourceProvider, SourceQuery } from './sourceProviders.js';
 export { documentFromRecord, loadFolderDocuments, loadJsonlDocuments } from './loadDocuments.js';
+export type { LoadDocumentsOptions } from './loadDocuments.js';
 export { DEFAULT_WEB_SEARCH_SOURCE_OPTIONS, searchQueries, WebSearchSourceProvider } from './webSearch.js';
 export type { WebSearchHit, WebSearchProvider, WebSearchSourceOptions } from './webSearch.js';
 export { alignPassages, measurePassage } from './alignPassages.js';
@@ -50,6 +51,6 @@ export { hostOf, isExcluded, parseExcludedSources } from './excludedSources.js';
 export type { ExclusionRule } from './excludedSources.js';
 export { findCitedSites, isAttributedQuote, isCitedSource, quotedRanges } from './citations.js';
 export {
-  IndexClosedError, IndexSchemaVersionError, IndexVersionError, InvalidArgumentError, InvalidDocumentError, InvalidExcludedSourceError,
+  DocumentCollectionError, IndexClosedError, IndexSchemaVersionError, IndexVersionError, InvalidArgumentError, InvalidDocumentError, InvalidExcludedSourceError,
   SharedIndexWriteError, TextLengthError, UnsupportedLanguageError,
 } from './errors.js';

@@ -22,6 +22,12 @@ const STEMMER_FILES: Partial<Record<PlagiarismLanguage, string>> = {
 export type StemFunction = (key: string) => string;
 
 const CACHE_LIMIT = 500_000;
+/**
+ * Longest key handed to a stemmer; longer keys are their own stem. natural's stemmers run regular expressions that
+ * are quadratic in the word's length (Porter's `/[^aeiouy]+y/g` took 42 s on a 120,000-character `1,1,1,...`), and
+ * no word of any language it stems is this long.
+ */
+export const MAX_STEMMED_LENGTH = 64;
 const stemmers = new Map<PlagiarismLanguage, StemFunction>();
 
 function load(file: string): NaturalStemmer | undefined {
@@ -51,6 +57,7 @@ export function stemmerFor(language: PlagiarismLanguage): StemFunction {
     fn = (key) => {
       let stem = cache.get(key);
       if (stem === undefined) {
+        if (key.length > MAX_STEMMED_LENGTH) return key;
         try {
           stem = stemmer.stem(key) || key;
         } catch {

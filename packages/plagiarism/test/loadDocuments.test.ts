@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  checkPlagiarism, DocumentsSourceProvider, InvalidDocumentError, loadFolderDocuments, loadJsonlDocuments, searchQueries,
+  checkPlagiarism, DocumentCollectionError, DocumentsSourceProvider, InvalidDocumentError, loadFolderDocuments, loadJsonlDocuments, searchQueries,
   WebSearchSourceProvider,
 } from '../src/index.js';
 import type { WebSearchProvider } from '../src/index.js';
@@ -11,6 +12,40 @@ import { BEES, expectExactOffsets, FILLER, PRESS, VOLCANO } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'plagiarism-docs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('document loaders on hostile paths (issue 26 item 10)', () => {
+  it('refuses a device without reading it and a JSONL file above maxFileBytes', () => {
+    expect(() => loadJsonlDocuments('/dev/zero')).toThrow(DocumentCollectionError);
+    expect(() => loadJsonlDocuments('/dev/zero')).toThrow('/dev/zero: not a regular file or folder');
+    const path = join(dir, 'big.jsonl');
+    writeFileSync(path, `${JSON.stringify({ url: 'u', text: 'x'.repeat(2000) })}\n`);
+    expect(() => loadJsonlDocuments(path, { maxFileBytes: 1000 })).toThrow(/bytes, above the limit of 1000/);
+  });
+
+  it('walks a folder whose links point back up once each, skips a FIFO, and names a self-looping link', () => {
+    const folder = join(dir, 'hostile');
+    mkdirSync(join(folder, 'a', 'b'), { recursive: true });
+    writeFileSync(join(folder, 'a', 'b', 'doc.txt'), BEES);
+    symlinkSync(folder, join(folder, 'a', 'b', 'top'));
+    symlinkSync(join(folder, 'a'), join(folder, 'a', 'b', 'parent'));
+    execFileSync('mkfifo', [join(folder, 'pipe.txt')]);
+    expect(loadFolderDocuments(folder).map((d) => d.url)).toEqual(['a/b/doc.txt']);
+    const looped = join(dir, 'looped');
+    mkdirSync(looped);
+    symlinkSync(join(looped, 'self.txt'), join(looped, 'self.txt'));
+    expect(() => loadFolderDocuments(looped)).toThrow(`${join(looped, 'self.txt')}: a loop of symbolic links`);
+  });
+
+  it('stops a walk at maxDepth, maxFiles and maxTotalBytes', () => {
+    const folder = join(dir, 'limits');
+    mkdirSync(join(folder, 'x', 'y', 'z'), { recursive: true });
+    for (const name of ['1.txt', '2.txt', '3.txt']) writeFileSync(join(folder, name), BEES);
+    expect(() => loadFolderDocuments(folder, { maxDepth: 2 })).toThrow(/deeper than 2 folders/);
+    expect(() => loadFolderDocuments(folder, { maxFiles: 2 })).toThrow(/more than 2 files/);
+    expect(() => loadFolderDocuments(folder, { maxTotalBytes: 2 * BEES.length })).toThrow(/bytes of files/);
+    expect(loadFolderDocuments(folder)).toHaveLength(3);
+  });
+});
 
 describe('document loaders and providers', () => {
   it('reads JSONL with metadata and reports the bad line', () => {

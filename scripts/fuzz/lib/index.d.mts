@@ -78,3 +78,9 @@ export function fuzzEndpoint(
 export function describeCase(c: unknown): string;
 export function collectGarbage(): void;
 export function memoryAfterGc(): { heapUsed: number; rss: number };
+
+export function manyParagraphDocx(paragraphs: number): Buffer;
+export function inflatingPdf(inflatedBytes: number, options?: { filler?: string; subtype?: string }): Buffer;
+export function pixelHeavyPng(width: number, height: number): Buffer;
+export function vowellessToken(length: number, prefix?: string): string;
+export function joinedWords(text: string, joiner: string): string;

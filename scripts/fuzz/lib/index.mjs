@@ -5,4 +5,5 @@ export { applyMutations, mutatedBytesArbitrary, mutationArbitrary } from './muta
 export { SERVED_URLS, commonArbitraries, endpointArbitraries, withCaller } from './requests.mjs';
 export { collectGarbage, describeCase, fuzzEndpoint, memoryAfterGc, runCase } from './run.mjs';
 export { loadSeeds } from './seeds.mjs';
+export { inflatingPdf, joinedWords, manyParagraphDocx, pixelHeavyPng, vowellessToken } from './attacks.mjs';
 export { startTarget } from './target.mjs';

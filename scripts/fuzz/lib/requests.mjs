@@ -2,6 +2,7 @@
 // spec and of `response-fields.md`), wrong types, missing and extra fields, odd unicode, huge and empty strings,
 // bad base64 and data URLs, invalid and non-public URLs, and URLs served by the local resource server (every host
 // name is routed to it; see `target.mjs`).
+import { joinedWords, vowellessToken } from './attacks.mjs';
 import { mutatedBytesArbitrary } from './mutate.mjs';
 
 /** Host names that the fuzz target routes to its local resource server (through a public-looking address). */
@@ -32,6 +33,13 @@ const TWISTS = Object.freeze({
   newlines: (s) => s.replace(/ /g, '\r\n'),
   combining: (s) => s.replace(/e/g, 'e\u0301\u0301\u0301'),
   upper: (s) => s.toUpperCase(),
+  // Issue 26: a token without vowels (quadratic in a stemmer's regular expression) and words joined so that a
+  // word counter sees fewer than the detector reads.
+  vowelless: (s) => vowellessToken(s.length - Math.floor(s.length / 4), s.slice(0, Math.floor(s.length / 4))),
+  joinedDots: (s) => joinedWords(s, '.'),
+  joinedUnderscores: (s) => joinedWords(s, '_'),
+  joinedColons: (s) => joinedWords(s, ':'),
+  joinedApostrophes: (s) => joinedWords(s, "'"),
 });
 
 /** A text of about `length` characters cut from the seed prose at `offset`, with a twist. */

@@ -2,10 +2,11 @@ import mammoth from 'mammoth';
 import { DocumentError } from '../errors.js';
 import { resolveExtractOptions } from '../options.js';
 import type { ExtractOptions } from '../options.js';
-import { buildText } from '../textBuilder.js';
+import { buildText, checkParagraphCount } from '../textBuilder.js';
 import type { DocumentMetadata, ExtractedText } from '../types.js';
 import { parseDocument } from '../html/dom.js';
 import { htmlParagraphs } from '../html/htmlParagraphs.js';
+import { checkDocxBudget } from './checkDocxBudget.js';
 import { readZipEntries } from './readZipEntries.js';
 import { writeStoredZip } from './writeStoredZip.js';
 
@@ -17,7 +18,10 @@ const BINARY_PART = /^(?:word\/(?:media|embeddings|fonts)\/|docProps\/thumbnail)
  * (cells separated by tabs), footnote and endnote references as `[n]` and the notes themselves at the end as
  * `[n] text`. The archive is inflated within limits first (see `readZipEntries`) and mammoth only reads the
  * rebuilt, already inflated archive; images are never decoded and external files are never read.
- * @throws {DocumentError} `TOO_LARGE`, `ARCHIVE_TOO_LARGE`, `ENCRYPTED`, `CORRUPT`, `NO_TEXT`, `TOO_MUCH_TEXT`.
+ * The XML is counted first (elements, paragraphs, character data; see `checkDocxBudget`), since mammoth's memory
+ * grows with the element count.
+ * @throws {DocumentError} `TOO_LARGE`, `ARCHIVE_TOO_LARGE`, `TOO_MANY_ELEMENTS`, `TOO_MANY_PARAGRAPHS`, `ENCRYPTED`,
+ * `CORRUPT`, `NO_TEXT`, `TOO_MUCH_TEXT`.
  */
 export async function extractDocx(bytes: Uint8Array, options: ExtractOptions = {}): Promise<ExtractedText> {
   const limits = resolveExtractOptions(options);
@@ -33,6 +37,7 @@ export async function extractDocx(bytes: Uint8Array, options: ExtractOptions = {
   if (!entries.some((entry) => entry.name === 'word/document.xml')) {
     throw new DocumentError('CORRUPT', 'The file is a ZIP archive but not a DOCX document (no word/document.xml).');
   }
+  checkDocxBudget(entries, limits);
   let html: string;
   try {
     const result = await mammoth.convertToHtml({ buffer: writeStoredZip(entries) }, {
@@ -58,6 +63,7 @@ export async function extractDocx(bytes: Uint8Array, options: ExtractOptions = {
   if (built.text.length > limits.maxTextLength) {
     throw new DocumentError('TOO_MUCH_TEXT', `The DOCX document holds more than ${limits.maxTextLength} characters of text.`);
   }
+  checkParagraphCount(built.paragraphs.length, limits.maxParagraphs, 'DOCX document');
   if (built.text === '') throw new DocumentError('NO_TEXT', 'The DOCX document has no text.');
   return { format: 'docx', ...built, metadata: docxMetadata(entries) };
 }
@@ -67,9 +73,16 @@ function docxMetadata(entries: readonly { name: string; data: Buffer }[]): Docum
   const core = entries.find((entry) => entry.name === 'docProps/core.xml')?.data.toString('utf8');
   const metadata: DocumentMetadata = {};
   if (core === undefined) return metadata;
+  // indexOf rather than a regular expression: `<tag[^>]*>([^<]*)</tag>` is quadratic on a part of unclosed tags.
   const field = (tag: string) => {
-    const value = new RegExp(`<${tag}[^>]*>([^<]*)</${tag}>`).exec(core)?.[1]?.trim();
-    return value === undefined || value === '' ? undefined : decodeXmlEntities(value);
+    const open = core.indexOf(`<${tag}`);
+    const contentStart = open < 0 ? -1 : core.indexOf('>', open) + 1;
+    if (contentStart <= 0 || core[contentStart - 2] === '/') return undefined;
+    const close = core.indexOf(`</${tag}>`, contentStart);
+    const value = close < 0 ? undefined : core.slice(contentStart, close);
+    if (value === undefined || value.includes('<')) return undefined;
+    const trimmed = value.trim();
+    return trimmed === '' ? undefined : decodeXmlEntities(trimmed);
   };
   const title = field('dc:title');
   const author = field('dc:creator');

@@ -35,6 +35,9 @@ const OVERLAYS = '[id*="cookie" i], [class*="cookie" i], [id*="consent" i], [cla
 export function extractHtml(bytes: Uint8Array | string, options: ExtractHtmlOptions = {}): ExtractedText {
   const maxElements = positiveInteger('maxElements', options.maxElements, 100_000);
   const html = typeof bytes === 'string' ? bytes : decodeHtml(bytes, options.contentType);
+  // Start tags are counted on the string first, so a page of half a million empty elements fails before the DOM is built.
+  const tags = countStartTags(html, maxElements);
+  if (tags > maxElements) throw new DocumentError('TOO_LARGE', `The page has more than ${maxElements} elements; the limit is ${maxElements}.`);
   const document = parseDocument(html);
   // Counted here: Readability's own maxElemsToParse relies on getElementsByTagName('*'), which linkedom does not match.
   const elements = document.querySelectorAll('*').length;
@@ -50,6 +53,16 @@ export function extractHtml(bytes: Uint8Array | string, options: ExtractHtmlOpti
   if (metadata.author === undefined && article?.byline) metadata.author = article.byline.trim();
   if (metadata.title === undefined && article?.title) metadata.title = article.title.trim();
   return { format: 'html', ...built, metadata };
+}
+
+/** `<` followed by a letter, counted up to `stop + 1` (an upper bound of the elements a parser creates). */
+function countStartTags(html: string, stop: number): number {
+  let count = 0;
+  for (let at = html.indexOf('<'); at >= 0 && count <= stop; at = html.indexOf('<', at + 1)) {
+    const next = html.charCodeAt(at + 1) | 0x20;
+    if (next >= 0x61 && next <= 0x7a) count += 1;
+  }
+  return count;
 }
 
 function bodyOf(document: DomDocument): DomNode | null {

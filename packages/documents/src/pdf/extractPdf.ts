@@ -1,13 +1,14 @@
 import { DocumentError } from '../errors.js';
 import { resolveExtractOptions } from '../options.js';
 import type { ExtractOptions } from '../options.js';
-import { buildText } from '../textBuilder.js';
+import { buildText, checkParagraphCount } from '../textBuilder.js';
 import type { DocumentMetadata, ExtractedText } from '../types.js';
 import { buildParagraphs } from './buildParagraphs.js';
+import { checkPdfStreams } from './checkPdfStreams.js';
 import type { PageStreams } from './buildParagraphs.js';
 import { dropRunningLines } from './dropRunningLines.js';
 import { groupLines } from './groupLines.js';
-import { loadPdf } from './loadPdf.js';
+import { decodeLimitHits, loadPdf, setDecodeLimit } from './loadPdf.js';
 import type { PdfPageLines, PdfTextItem } from './pdfTypes.js';
 import { readingOrder } from './readingOrder.js';
 
@@ -15,7 +16,8 @@ import { readingOrder } from './readingOrder.js';
  * Extracts the text layer of a PDF in reading order: lines grouped per column (two-column pages read left column
  * first), running headers, footers and page numbers dropped, paragraphs rebuilt, hyphenated words rejoined and
  * ligatures spelled out. Each page's span and each paragraph's first page are reported.
- * @throws {DocumentError} `TOO_LARGE`, `TOO_MANY_PAGES` (checked on the page tree before any page is read),
+ * Compressed streams are measured before pdf.js opens the file (see `checkPdfStreams`).
+ * @throws {DocumentError} `TOO_LARGE`, `STREAMS_TOO_LARGE`, `TOO_MANY_PAGES` (checked on the page tree before any page is read), `TOO_MANY_PARAGRAPHS`,
  * `ENCRYPTED`, `CORRUPT`, `NO_TEXT` (no text layer: a scan), `TOO_MUCH_TEXT`.
  */
 export async function extractPdf(bytes: Uint8Array, options: ExtractOptions = {}): Promise<ExtractedText> {
@@ -23,6 +25,8 @@ export async function extractPdf(bytes: Uint8Array, options: ExtractOptions = {}
   if (bytes.byteLength > limits.maxBytes) {
     throw new DocumentError('TOO_LARGE', `The PDF is larger than the limit of ${limits.maxBytes} bytes.`);
   }
+  await checkPdfStreams(bytes, limits.maxInflatedStreamBytes);
+  setDecodeLimit(limits.maxInflatedStreamBytes);
   const pdf = await loadPdf(bytes);
   try {
     const { document } = pdf;
@@ -35,7 +39,11 @@ export async function extractPdf(bytes: Uint8Array, options: ExtractOptions = {}
     for (let number = 1; number <= document.numPages; number += 1) {
       try {
         const page = await document.getPage(number);
+        const hits = decodeLimitHits();
         const content = await page.getTextContent();
+        if (decodeLimitHits() > hits) {
+          throw new DocumentError('STREAMS_TOO_LARGE', `A stream of page ${number} of the PDF decodes to more than ${limits.maxInflatedStreamBytes} bytes; the limit is ${limits.maxInflatedStreamBytes}.`);
+        }
         const [x0 = 0, y0 = 0, x1 = 0, y1 = 0] = page.view;
         const items: PdfTextItem[] = [];
         for (const item of content.items) {
@@ -56,7 +64,9 @@ export async function extractPdf(bytes: Uint8Array, options: ExtractOptions = {}
       }
     }
     const streams: PageStreams[] = dropRunningLines(pages).map((page) => ({ page: page.number, streams: readingOrder(page.lines) }));
-    const built = buildText(buildParagraphs(streams), document.numPages);
+    const paragraphs = buildParagraphs(streams);
+    checkParagraphCount(paragraphs.length, limits.maxParagraphs, 'PDF');
+    const built = buildText(paragraphs, document.numPages);
     if (built.text.trim() === '') {
       if (failedPages > 0) throw new DocumentError('CORRUPT', 'The PDF file is damaged and its text cannot be read.');
       throw new DocumentError('NO_TEXT', 'The PDF has no extractable text (it may be a scanned image); send a PDF with a text layer or the text itself.');

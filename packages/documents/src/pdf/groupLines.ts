@@ -31,7 +31,8 @@ export function groupLines(items: readonly PdfTextItem[]): PdfLine[] {
     for (const item of row) {
       const gap = line === undefined ? 0 : item.x - line.x1;
       if (line !== undefined && gap <= COLUMN_GAP_EMS * Math.max(line.fontSize, item.fontSize)) {
-        const space = gap > WORD_GAP_EMS * item.fontSize && !/\s$/.test(line.text) && !/^\s/.test(item.text);
+        // The last character only: a regular expression anchored at the end scans the whole line each time.
+        const space = gap > WORD_GAP_EMS * item.fontSize && !/\s/.test(line.text.at(-1) ?? '') && !/^\s/.test(item.text);
         line.text += (space ? ' ' : '') + item.text;
         line.x1 = Math.max(line.x1, item.x + item.width);
         line.fontSize = Math.max(line.fontSize, item.fontSize);

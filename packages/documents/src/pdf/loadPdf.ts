@@ -8,6 +8,29 @@ export interface OpenPdf {
   destroy: () => Promise<void>;
 }
 
+// Read by the project's patch of pdf.js (patches/pdfjs-dist@*.patch, in DecodeStream.ensureBuffer): a stream whose
+// decoded bytes would pass the limit throws there, counting the hit, instead of growing its buffer.
+interface DecodeLimitGlobals {
+  __contentAnalysisMaxDecodedStreamBytes?: number;
+  __contentAnalysisDecodeLimitHits?: number;
+}
+const decodeGlobals = globalThis as DecodeLimitGlobals;
+
+/**
+ * Sets the most bytes pdf.js may decode from any one stream (a page's content, a form, a font), process-wide: the
+ * backstop of `checkPdfStreams` for what a pre-scan cannot measure (filters other than FlateDecode first, streams
+ * that call themselves images). pdf.js reports such a failure only as a warning, so callers compare
+ * {@link decodeLimitHits} before and after.
+ */
+export function setDecodeLimit(maxBytes: number): void {
+  decodeGlobals.__contentAnalysisMaxDecodedStreamBytes = maxBytes;
+}
+
+/** How many times, in this process, pdf.js stopped a stream at the decode limit. */
+export function decodeLimitHits(): number {
+  return decodeGlobals.__contentAnalysisDecodeLimitHits ?? 0;
+}
+
 /**
  * Opens a PDF with pdf.js for text extraction only: no network, no system fonts, no font faces, no eval, no XFA.
  * The bytes are copied, since pdf.js takes ownership of (detaches) the buffer it is given.

@@ -5,6 +5,8 @@ import { ApiError } from '../errors.js';
 import { applyProvenance } from '../provenance/applyProvenance.js';
 import { provenanceEvidence } from '../provenance/provenanceEvidence.js';
 import { MAX_IMAGE_BYTES, MIN_IMAGE_DIMENSION } from '../schemas/requests.js';
+import { processPixelBudget } from './pixelBudget.js';
+import type { PixelBudget } from './pixelBudget.js';
 
 /** The analysis fields of the image detection result, in the spec's order (credit fields are added by the engine). */
 export interface ImageDetectionAnalysis {
@@ -26,6 +28,11 @@ export interface DetectAiImageOptions {
   version: AiImageVersion;
   /** Request field the image came from (`image` or `url`), named in caller errors. */
   field: 'image' | 'url';
+  /**
+   * The decoded-pixel budget the analysis waits on (see {@link PixelBudget}).
+   * @default the process's budget
+   */
+  pixelBudget?: PixelBudget;
 }
 
 /** Turns a caller error of the image packages (code BAD_REQUEST) into BAD_REQUEST naming the field; others pass. */
@@ -45,11 +52,12 @@ export async function detectAiImage(bytes: Uint8Array, options: DetectAiImageOpt
     // Bad input is refused from the header before any decoding; then the metadata (whose watermark decoder reads
     // every pixel on this thread) and the classifier (sharp and onnxruntime threads) run side by side.
     const limits = { maxBytes: MAX_IMAGE_BYTES, minDimension: MIN_IMAGE_DIMENSION };
-    await checkImageInput(bytes, limits);
-    const [metadata, raw] = await Promise.all([
+    const { width, height } = await checkImageInput(bytes, limits);
+    // Nothing is decoded before the image's pixels fit in the process's budget.
+    const [metadata, raw] = await (options.pixelBudget ?? processPixelBudget).run(width * height, () => Promise.all([
       extractImageMetadata(bytes, limits),
       options.classifier.classify(bytes, { version: options.version }),
-    ]);
+    ]));
     const { classification } = applyProvenance(raw, provenanceEvidence(metadata));
     return {
       score: classification.score,

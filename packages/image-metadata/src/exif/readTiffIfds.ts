@@ -1,3 +1,4 @@
+import { withoutTrailingNuls } from '../metadata/withoutTrailingNuls.js';
 /**
  * The raw tags of IFD0, the Exif IFD and the GPS IFD of a TIFF stream, read synchronously in one pass over the
  * buffer sharp already holds (no second parser, no promise chain). Values follow exifr 7 with `translateValues`
@@ -85,7 +86,7 @@ function readIfd(view: DataView, bytes: Uint8Array, le: boolean, offset: number,
 function readValue(view: DataView, bytes: Uint8Array, le: boolean, type: number, count: number, at: number): unknown {
   if (type === 1 || type === 7) return bytes.subarray(at, at + count);
   if (type === 2) {
-    const text = utf8.decode(bytes.subarray(at, at + count)).replace(/\0+$/, '').trim();
+    const text = withoutTrailingNuls(utf8.decode(bytes.subarray(at, at + count))).trim();
     return text === '' ? undefined : text;
   }
   if (count === 1) return scalar(view, le, type, at);

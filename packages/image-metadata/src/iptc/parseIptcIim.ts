@@ -1,3 +1,4 @@
+import { withoutTrailingNuls } from '../metadata/withoutTrailingNuls.js';
 /**
  * IPTC-IIM (record 2) datasets from a Photoshop image resource block (JPEG APP13 "Photoshop 3.0", resource 0x0404)
  * or from a bare IIM stream. Repeatable datasets (keywords, by-line...) become arrays. Text is UTF-8 when the
@@ -45,7 +46,7 @@ export function parseIptcIim(block: Uint8Array): IptcFields {
     if (record === 2) {
       const name = DATASETS[dataset];
       if (name) {
-        const text = decode(data, utf8).replace(/\0+$/, '').trim();
+        const text = withoutTrailingNuls(decode(data, utf8)).trim();
         if (REPEATABLE.has(dataset)) {
           const previous = out[name];
           out[name] = Array.isArray(previous) ? [...previous, text] : [text];

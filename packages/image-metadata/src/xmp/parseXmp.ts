@@ -34,7 +34,14 @@ interface XmlElement {
   text: string;
 }
 
-const TOKEN = /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!\[CDATA\[([\s\S]*?)\]\]>|<![^>]*>|<\/([^\s>]+)\s*>|<([^\s/>]+)((?:\s+[^\s=>/]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|([^<]+)/g;
+// Tags are matched where a `<` is (sticky); comments, processing instructions, CDATA and declarations are found by
+// indexOf. One regular expression for all of them, tried at every position, was quadratic on unterminated ones
+// (`<!--` 10,000 times: 3.7 s).
+const CLOSE_TAG = /<\/([^\s<>]+)\s*>/y;
+const OPEN_TAG = /<([^\s/<>]+)((?:\s+[^\s=<>/]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/y;
+// Deeper elements are kept as children but not opened, so closing a tag searches at most this many.
+const MAX_DEPTH = 64;
+const SKIPPED: readonly (readonly [string, string])[] = [['<!--', '-->'], ['<?', '?>']];
 const ATTR = /([^\s=]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 
 /** Parses an XMP packet; returns an empty object when it holds no RDF. Never throws on malformed XML. */
@@ -62,28 +69,75 @@ export function parseXmp(xml: string): XmpProperties {
 function parseXml(xml: string, prefixOf: Map<string, string>): XmlElement {
   const root: XmlElement = { name: '#root', attrs: {}, children: [], text: '' };
   const stack: XmlElement[] = [root];
-  TOKEN.lastIndex = 0;
-  for (let m = TOKEN.exec(xml); m !== null; m = TOKEN.exec(xml)) {
+  const unclosed = new Set<string>();
+  let position = 0;
+  while (position < xml.length) {
     const top = stack[stack.length - 1]!;
-    if (m[1] !== undefined) top.text += m[1];
-    else if (m[2] !== undefined) {
-      const at = stack.findLastIndex((el) => el.name === m![2]);
+    const lt = xml.indexOf('<', position);
+    if (lt !== position) {
+      top.text += decodeEntities(xml.slice(position, lt < 0 ? xml.length : lt));
+      if (lt < 0) break;
+    }
+    position = skipMarkup(xml, lt, top, unclosed);
+    if (position > lt) continue;
+    CLOSE_TAG.lastIndex = lt;
+    const close = CLOSE_TAG.exec(xml);
+    if (close !== null) {
+      const at = stack.findLastIndex((el) => el.name === close[1]);
       if (at > 0) stack.length = at;
-    } else if (m[3] !== undefined) {
-      const attrs: Record<string, string> = {};
-      ATTR.lastIndex = 0;
-      for (let a = ATTR.exec(m[4] ?? ''); a !== null; a = ATTR.exec(m[4] ?? '')) {
-        const name = a[1]!;
-        const value = decodeEntities(a[2] ?? a[3] ?? '');
-        if (name.startsWith('xmlns:')) prefixOf.set(name.slice(6), CANONICAL_PREFIX[value] ?? name.slice(6));
-        else attrs[name] = value;
-      }
-      const el: XmlElement = { name: m[3], attrs, children: [], text: '' };
-      top.children.push(el);
-      if (m[5] !== '/') stack.push(el);
-    } else if (m[6] !== undefined) top.text += decodeEntities(m[6]);
+      position = CLOSE_TAG.lastIndex;
+      continue;
+    }
+    OPEN_TAG.lastIndex = lt;
+    const open = OPEN_TAG.exec(xml);
+    if (open === null) {
+      position = lt + 1; // a stray '<' is dropped
+      continue;
+    }
+    const attrs: Record<string, string> = {};
+    ATTR.lastIndex = 0;
+    for (let a = ATTR.exec(open[2] ?? ''); a !== null; a = ATTR.exec(open[2] ?? '')) {
+      const name = a[1]!;
+      const value = decodeEntities(a[2] ?? a[3] ?? '');
+      if (name.startsWith('xmlns:')) prefixOf.set(name.slice(6), CANONICAL_PREFIX[value] ?? name.slice(6));
+      else attrs[name] = value;
+    }
+    const el: XmlElement = { name: open[1]!, attrs, children: [], text: '' };
+    top.children.push(el);
+    if (open[3] !== '/' && stack.length < MAX_DEPTH) stack.push(el);
+    position = OPEN_TAG.lastIndex;
   }
   return root;
+}
+
+/**
+ * Past a comment, processing instruction, CDATA section (its text kept) or declaration at `lt`; `lt` itself when
+ * none starts there or it is never closed (then its `<` is read as a stray one). `unclosed` remembers the closings
+ * found nowhere further on, so ten thousand unterminated `<!--` cost one search, not one each.
+ */
+function skipMarkup(xml: string, lt: number, top: XmlElement, unclosed: Set<string>): number {
+  const find = (closing: string, from: number): number => {
+    if (unclosed.has(closing)) return -1;
+    const end = xml.indexOf(closing, from);
+    if (end < 0) unclosed.add(closing);
+    return end;
+  };
+  if (xml.startsWith('<![CDATA[', lt)) {
+    const end = find(']]>', lt + 9);
+    if (end < 0) return lt;
+    top.text += xml.slice(lt + 9, end);
+    return end + 3;
+  }
+  for (const [opening, closing] of SKIPPED) {
+    if (!xml.startsWith(opening, lt)) continue;
+    const end = find(closing, lt + opening.length);
+    return end < 0 ? lt : end + closing.length;
+  }
+  if (xml.startsWith('<!', lt)) {
+    const end = find('>', lt + 2);
+    return end < 0 ? lt : end + 1;
+  }
+  return lt;
 }
 
 const IGNORED_ATTRS = new Set(['rdf:about', 'rdf:parseType', 'rdf:resource', 'rdf:datatype', 'rdf:nodeID', 'xml:lang', 'x:xmptk']);

@@ -1,0 +1,79 @@
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { InvisibleWatermarkResult } from './decodeInvisibleWatermark.js';
+import type { WatermarkTask } from './watermarkWorker.js';
+
+interface Pending {
+  resolve: (result: InvisibleWatermarkResult) => void;
+  reject: (error: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  pending: Map<number, Pending>;
+}
+
+// At most this many watermark decodings run at once, each on its own thread; more wait for a free one.
+const THREADS = Math.max(1, Math.min(2, availableParallelism() - 1));
+const slots: Slot[] = [];
+let nextId = 0;
+
+// From the TypeScript sources (tests), the built worker; from dist, the sibling file.
+function workerFile(): string {
+  const here = fileURLToPath(import.meta.url);
+  return fileURLToPath(new URL(here.endsWith('.ts') ? '../../dist/watermark/watermarkWorker.js' : './watermarkWorker.js', import.meta.url));
+}
+
+// The built worker resolves the built packages: a `--conditions` of the parent (the test runner's source condition)
+// is not passed on.
+function workerExecArgv(): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < process.execArgv.length; i++) {
+    const arg = process.execArgv[i]!;
+    if (arg === '--conditions' || arg === '-C') i++;
+    else if (!arg.startsWith('--conditions=') && !arg.startsWith('-C=')) out.push(arg);
+  }
+  return out;
+}
+
+function startSlot(): Slot {
+  const slot: Slot = { worker: new Worker(workerFile(), { execArgv: workerExecArgv() }), pending: new Map() };
+  const fail = (error: Error) => {
+    for (const pending of slot.pending.values()) pending.reject(error);
+    slot.pending.clear();
+    // 'error' is followed by 'exit': the slot leaves the list once.
+    const at = slots.indexOf(slot);
+    if (at >= 0) slots.splice(at, 1);
+  };
+  slot.worker.on('message', (message: { id: number; result?: InvisibleWatermarkResult; error?: string }) => {
+    const pending = slot.pending.get(message.id);
+    if (pending === undefined) return;
+    slot.pending.delete(message.id);
+    if (slot.pending.size === 0) slot.worker.unref();
+    if (message.error !== undefined) pending.reject(new Error(message.error));
+    else pending.resolve(message.result!);
+  });
+  slot.worker.on('error', fail);
+  slot.worker.on('exit', (code) => fail(new Error(`The watermark decoding thread stopped (exit code ${code}).`)));
+  slot.worker.unref();
+  slots.push(slot);
+  return slot;
+}
+
+/**
+ * Decodes an encoded image (sharp, oriented, 8-bit sRGB without alpha) and its invisible watermark on a worker
+ * thread, so that neither the decoded pixels nor the pass over them (49 million for 7000 x 7000) ever touch the
+ * event loop: only the encoded bytes (at most a few MB) are copied to the thread. At most two run at once (the
+ * least busy thread takes the next). Threads start on first use and do not keep the process alive when idle.
+ */
+export function decodeInvisibleWatermarkOffThread(bytes: Uint8Array, maxPixels: number): Promise<InvisibleWatermarkResult> {
+  const slot = slots.length < THREADS ? startSlot() : slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    slot.pending.set(id, { resolve, reject });
+    slot.worker.ref();
+    const task: WatermarkTask = { id, bytes, maxPixels };
+    slot.worker.postMessage(task);
+  });
+}

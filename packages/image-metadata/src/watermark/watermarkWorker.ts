@@ -1,0 +1,28 @@
+import { parentPort } from 'node:worker_threads';
+import sharp from 'sharp';
+import { decodeInvisibleWatermark } from './decodeInvisibleWatermark.js';
+
+/** A request of `decodeInvisibleWatermarkOffThread`: the encoded image, decoded here. */
+export interface WatermarkTask {
+  id: number;
+  bytes: Uint8Array;
+  maxPixels: number;
+}
+
+async function run(task: WatermarkTask) {
+  // cv2.imread applies the EXIF orientation and drops alpha; do the same before reading the chroma plane.
+  const { data, info } = await sharp(task.bytes, { limitInputPixels: task.maxPixels })
+    .autoOrient()
+    .removeAlpha()
+    .toColourspace('srgb')
+    .raw({ depth: 'uchar' })
+    .toBuffer({ resolveWithObject: true });
+  return decodeInvisibleWatermark(data, info.width, info.height, info.channels);
+}
+
+parentPort?.on('message', (task: WatermarkTask) => {
+  run(task).then(
+    (result) => parentPort!.postMessage({ id: task.id, result }),
+    (error: unknown) => parentPort!.postMessage({ id: task.id, error: error instanceof Error ? error.message : String(error) }),
+  );
+});
