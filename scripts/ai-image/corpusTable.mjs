@@ -62,3 +62,37 @@ export async function printCorpusTables(classifier, manifest, { perGroup = 40 } 
   }
   console.log(`\nVersion ${v} calibration split (real photos held apart, ${card.training.calibration_real_images} images): FPR ${fmt(m.calibration_split_fpr)}`);
 }
+
+const pct = (v) => (v === null || v === undefined ? '     -' : `${(100 * v).toFixed(1).padStart(5)}%`);
+
+/**
+ * The tables of the default model (version 5 = model 8) as training/ai-image/v8/train.py measured them: per real
+ * source left out of training, the false positive rate at the threshold the rule sets without it, as published, as
+ * shared (long side <= 1080 px, JPEG q75) and as a screenshot (80%, PNG), with version 7 (`latest` before) beside it
+ * on the photos of that source held apart (which it never trained on); per generator family left out, AUROC and TPR
+ * at the threshold, as published and as shared.
+ */
+export function printDefaultModelTables() {
+  const card = aiImageModelCard('5');
+  const m = card.metrics;
+  const kinds = ['original', 'asshared', 'screenshot'];
+  console.log(`\nVersion 5 (the default; model ${card.version}), real sources left out one at a time: share flagged at the threshold set without them`);
+  console.log('source'.padEnd(30), '     n', ' published', '    shared', 'screenshot', ' | v7 held-apart n', ' published', '    shared', 'screenshot');
+  for (const [source, s] of Object.entries(m.leave_source_out_real)) {
+    const v7 = m.version_7_calibration_split_fpr_by_source?.[source];
+    console.log(source.padEnd(30), String(s.n).padStart(6), ...kinds.map((k) => pct(s.fpr[k]).padStart(10)), ' |',
+      String(v7?.n ?? '-').padStart(16), ...kinds.map((k) => pct(v7?.fpr[k]).padStart(10)));
+  }
+  const summary = m.summary;
+  console.log('worst'.padEnd(30), '      ', ...kinds.map((k) => pct(summary.leave_source_out_real_worst_fpr[k]?.fpr).padStart(10)));
+  console.log(`\nVersion 5 (model ${card.version}), generator families left out one at a time: AUROC against real photos left out, TPR at the fold's threshold`);
+  console.log('family'.padEnd(22), '     n', 'AUROC published', ' shared', ' TPR published', ' shared');
+  for (const [family, f] of Object.entries(m.leave_family_out)) {
+    console.log(family.padEnd(22), String(f.n).padStart(6), fmt(f.original.auroc, 15), fmt(f.asshared.auroc, 7), pct(f.original.tpr).padStart(14), pct(f.asshared.tpr).padStart(7));
+  }
+  for (const k of ['original', 'asshared']) {
+    console.log(`mean (${k === 'original' ? 'as published' : 'as shared'})`.padEnd(22), '      ', fmt(summary.leave_family_out[k].mean_auroc, 15),
+      ' TPR at the threshold', pct(summary.leave_family_out[k].tpr_at_threshold));
+  }
+  console.log(`Calibration split (real photos held apart; the threshold was set on them): ${kinds.map((k) => `${k} ${pct(summary.calibration_split_fpr[k])}`).join(', ')}`);
+}

@@ -7,8 +7,10 @@
 // the version 7 leave-generator-family-out and leave-one-source-out tables with version 5 beside them
 // (corpusTable.mjs), and the robustness of versions 5, 6 and 7 to re-compression, resizing, cropping and screenshots
 // (robustness.mjs) on the held-out camera photos, the real photos held apart for the threshold and a sample of the
-// corpus's AI images.
-// Usage: node scripts/ai-image/evaluate.mjs [--version N] [--skip-corpus] [--skip-robustness]   (after npm run build)
+// corpus's AI images (version 5 is model 8 since 2026-11-27; legacy-5 the model that was 5 before).
+// First the tables of the default model (version 5 = model 8) from its card (`--default-only`: only them).
+// Usage: node scripts/ai-image/evaluate.mjs [--default-only] [--version N] [--skip-corpus] [--skip-robustness]
+//   [--robustness-per-group N (60)] [--robustness-versions a,b (legacy-5,6,7,5)]   (after npm run build)
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -17,10 +19,13 @@ import {
 import { evaluationImages, requireDatasets } from '../../packages/classifiers/training/ai-image/datasets.mjs';
 import { readManifest } from '../../packages/classifiers/training/ai-image/v6/manifest.mjs';
 import { auroc } from '../lib/auroc.mjs';
-import { CORPUS, printCorpusTables, spread } from './corpusTable.mjs';
+import { CORPUS, printCorpusTables, printDefaultModelTables, spread } from './corpusTable.mjs';
 import { printRobustness } from './robustness.mjs';
 
 requireDatasets();
+printDefaultModelTables();
+if (process.argv.includes('--default-only')) process.exit(0);
+const option = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 const at = process.argv.indexOf('--version');
 const versions = at === -1 ? AI_IMAGE_VERSIONS : [process.argv[at + 1]];
 const classifier = createAiImageClassifier({ threads: 2 });
@@ -66,11 +71,12 @@ if (!existsSync(join(CORPUS, 'manifest.csv'))) {
     // The real photos train.py held apart for the threshold (the manifest's split).
     const calib = manifest.filter((r) => r.split === 'calibration');
     const ai = manifest.filter((r) => r.label === 'ai');
+    const n = Number(option('--robustness-per-group', '60'));
     const images = [
-      ...rows.filter((r) => r.dataset.startsWith('camera')).map((r) => readFileSync(r.path)),
-      ...spread(calib, 60).map((r) => readFileSync(join(CORPUS, r.file))),
-      ...spread(ai, 60).map((r) => readFileSync(join(CORPUS, r.file))),
+      ...spread(rows.filter((r) => r.dataset.startsWith('camera')), n + 8).map((r) => readFileSync(r.path)),
+      ...spread(calib, n).map((r) => readFileSync(join(CORPUS, r.file))),
+      ...spread(ai, n).map((r) => readFileSync(join(CORPUS, r.file))),
     ];
-    await printRobustness(classifier, images, versions.filter((v) => Number(v) >= 5));
+    await printRobustness(classifier, images, option('--robustness-versions', 'legacy-5,6,7,5').split(','));
   }
 }

@@ -63,14 +63,14 @@ export type { CalibrationBucket, ModelCard } from './runtime/modelCard.js';
 export { BUNDLED_MODELS_DIR, bundledRegistry, ModelRegistry } from './runtime/modelRegistry.js';
 export type { ModelEntry } from './runtime/modelRegistry.js';
 export {
-  AI_IMAGE_VERSIONS, DEFAULT_AI_IMAGE_VERSION, LATEST_AI_IMAGE_VERSION, resolveAiImageVersion,
+  AI_IMAGE_VERSIONS, aiImageModelFolder, DEFAULT_AI_IMAGE_VERSION, LATEST_AI_IMAGE_VERSION, resolveAiImageVersion,
 } from './aiImage/versions.js';
 export type { AiImageVersion } from './aiImage/versions.js';
 export type {
   AiImageClassification, AiImageClassifier, AiImageClassifierOptions, ClassifyImageOptions,
 } from './aiImage/types.js';
 export {
-  AI_IMAGE_MODELS_DIR, aiImageModelCard, classification, classifyImage, createAiImageClassifier,
+  AI_IMAGE_MODELS_DIR, aiImageModelCard, classification, classifyImage, confidenceOf, createAiImageClassifier,
 } from './aiImage/classifier.js';
 export type { AiImageModelCard } from './aiImage/classifier.js';
 export { BACKBONES, backboneDigest, backboneOnnx, readTfjsModel } from './aiImage/backbones.js';

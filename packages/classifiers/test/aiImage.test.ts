@@ -5,7 +5,7 @@ import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  AI_IMAGE_MODELS_DIR, AI_IMAGE_VERSIONS, aiImageModelCard, backboneDigest, backboneOnnx, classification,
+  AI_IMAGE_MODELS_DIR, AI_IMAGE_VERSIONS, aiImageModelCard, aiImageModelFolder, backboneDigest, backboneOnnx, classification,
   createAiImageClassifier, encodeOnnxModel, featureNames, InvalidInputError, prepareViews, readTfjsModel,
   resolveAiImageVersion,
 } from '../src/index.js';
@@ -86,15 +86,19 @@ describe('Keras (TensorFlow.js) to ONNX conversion of the nsfwjs backbones', () 
 });
 
 describe('model versions', () => {
-  it('resolves 1 to 7, latest and the default, and refuses anything else as a BAD_REQUEST on version', () => {
-    expect(AI_IMAGE_VERSIONS).toEqual(['1', '2', '3', '4', '5', '6', '7']);
+  it('resolves 1 to 8, legacy-5, latest and the default, and refuses anything else as a BAD_REQUEST on version', () => {
+    expect(AI_IMAGE_VERSIONS).toEqual(['1', '2', '3', '4', 'legacy-5', '5', '6', '7', '8']);
     for (const v of AI_IMAGE_VERSIONS) {
       expect(resolveAiImageVersion(v)).toBe(v);
-      expect(resolveAiImageVersion(Number(v))).toBe(v);
+      if (v !== 'legacy-5') expect(resolveAiImageVersion(Number(v))).toBe(v);
     }
     expect(resolveAiImageVersion(undefined)).toBe('5');
-    expect(resolveAiImageVersion('latest')).toBe('7');
-    for (const bad of ['8', '0', 'v5', '', '5.0', 'LATEST', 2.5]) {
+    expect(resolveAiImageVersion('latest')).toBe('8');
+    // Version 5 answers with model 8; the model that was 5 before answers as legacy-5.
+    expect(aiImageModelFolder('5')).toBe('8');
+    expect(aiImageModelFolder('legacy-5')).toBe('5');
+    expect(aiImageModelFolder('7')).toBe('7');
+    for (const bad of ['9', '0', 'v5', '', '5.0', 'LATEST', 'legacy', 'legacy-7', 2.5]) {
       const error = (() => {
         try {
           resolveAiImageVersion(bad);
@@ -111,8 +115,8 @@ describe('model versions', () => {
     const probes = new Set<string>();
     for (const v of AI_IMAGE_VERSIONS) {
       const card = aiImageModelCard(v);
-      expect(card.version).toBe(v);
-      const folder = join(AI_IMAGE_MODELS_DIR, v);
+      expect(card.version).toBe(aiImageModelFolder(v));
+      const folder = join(AI_IMAGE_MODELS_DIR, aiImageModelFolder(v));
       const probe = readFileSync(join(folder, card.file));
       probes.add(probe.toString('base64'));
       expect(readdirSync(folder).reduce((n, f) => n + statSync(join(folder, f)).size, 0)).toBeLessThan(1024 * 1024);
@@ -123,14 +127,14 @@ describe('model versions', () => {
         expect(backbone!.sha256).toBe(backboneDigest(name as 'mobilenet_v2'));
       }
       expect(card.threshold).toEqual({ ai_probability: 0.5, human_score: 50 });
-      if (Number(v) >= 6) continue; // their own protocol: the next tests
+      if (Number(aiImageModelFolder(v)) >= 6) continue; // their own protocol: the next tests
       const lgo = card.metrics['leave_generator_out'] as { auroc: number; n_ai: number; n_real: number };
       expect(lgo.n_ai).toBeGreaterThan(200);
       expect(lgo.n_real).toBeGreaterThan(300);
       expect(lgo.auroc).toBeGreaterThan(0);
     }
-    expect(probes.size).toBe(AI_IMAGE_VERSIONS.length);
-  });
+    expect(probes.size).toBe(new Set(AI_IMAGE_VERSIONS.map(aiImageModelFolder)).size);
+  }, 120_000);
 
   // Leave-family-out mean, its lowest family and leave-source-out mean AUROC each card records (train.py on the
   // corpus of its day; the package README's tables).
@@ -171,6 +175,42 @@ describe('model versions', () => {
   });
 });
 
+describe('version 8, the model of the default version 5', () => {
+  interface Fpr { original?: number; asshared?: number; screenshot?: number }
+  const card = aiImageModelCard('5');
+  const metrics = card.metrics as {
+    leave_source_out_real: Record<string, { n: number; threshold: number; fpr: Fpr }>;
+    leave_family_out: Record<string, { n: number; original: { auroc: number | null; tpr: number }; asshared: { auroc: number | null; tpr: number } }>;
+  };
+
+  it('flags at most 5% of the photos of every real source left out of its training, as published and as shared', () => {
+    const sources = Object.entries(metrics.leave_source_out_real);
+    expect(sources.length).toBeGreaterThanOrEqual(6);
+    for (const [, s] of sources) {
+      expect(s.fpr.original).toBeLessThanOrEqual(0.05);
+      expect(s.fpr.asshared).toBeLessThanOrEqual(0.05);
+    }
+    expect(Object.keys(metrics.leave_family_out).length).toBeGreaterThanOrEqual(8);
+    const licences = card['licences'] as { summary: string; sources: { terms: string }[] };
+    expect(licences.summary).toMatch(/research-only images \(.*imagenet-samples/);
+    expect(licences.summary).toMatch(/no licence \(.*songguoxs/);
+  });
+
+  it("its exported network gives the training script's probabilities, with the band of the images it cannot tell apart", async () => {
+    const session = await ort.InferenceSession.create(join(AI_IMAGE_MODELS_DIR, '8', card.file));
+    const references = card['reference'] as { features: number[]; ai_probability: number }[];
+    expect(references.length).toBe(5);
+    for (const r of references) {
+      const out = await session.run({ features: new ort.Tensor('float32', Float32Array.from(r.features), [1, card.feature_count]) });
+      expect((out['ai_probability']!.data as Float32Array)[0]).toBeCloseTo(r.ai_probability, 4);
+    }
+    for (const r of references.slice(0, 3)) expect(r.ai_probability).toBeLessThan(0.5);
+    // The band: between t_low (d below the threshold) and the threshold, the probability runs from 0.4 to 0.5.
+    const { d } = card.calibration as unknown as { d: number };
+    expect(d).toBeLessThan(0);
+  });
+});
+
 describe('AI-image classifier', () => {
   let classifier: AiImageClassifier;
   let photo: Buffer;
@@ -179,7 +219,7 @@ describe('AI-image classifier', () => {
     photo = await syntheticPhoto();
   });
 
-  it('gives each version its own model, latest version 7 and the default version 5', async () => {
+  it('gives each version its own model, latest version 8 and the default version 5 (model 8)', async () => {
     const results = [];
     for (const v of AI_IMAGE_VERSIONS) {
       const r = await classifier.classify(photo, { version: v });
@@ -191,12 +231,13 @@ describe('AI-image classifier', () => {
       results.push(r.ai_probability);
     }
     expect(new Set(results).size).toBeGreaterThan(1);
-    expect(await classifier.classify(photo, { version: 'latest' })).toEqual({ ...(await classifier.classify(photo, { version: 7 })) });
+    expect(await classifier.classify(photo, { version: 'latest' })).toEqual({ ...(await classifier.classify(photo, { version: 8 })) });
     expect(await classifier.classify(photo)).toEqual(await classifier.classify(photo, { version: '5' }));
-  }, 60_000);
+    expect(await classifier.classify(photo)).toEqual({ ...(await classifier.classify(photo, { version: '8' })), version: '5' });
+  }, 180_000);
 
   it('refuses an unknown version, empty bytes and bytes that are not an image, naming the field', async () => {
-    await expect(classifier.classify(photo, { version: '8' })).rejects.toMatchObject({ code: 'BAD_REQUEST', field: 'version' });
+    await expect(classifier.classify(photo, { version: '9' })).rejects.toMatchObject({ code: 'BAD_REQUEST', field: 'version' });
     await expect(classifier.classify(new Uint8Array(0))).rejects.toMatchObject({ code: 'BAD_REQUEST', field: 'image' });
     await expect(classifier.classify(Buffer.from('GIF89a but not really an image'))).rejects.toMatchObject({
       code: 'BAD_REQUEST',
@@ -211,8 +252,12 @@ describe('AI-image classifier', () => {
   });
 
   it('rounds the calibrated probability to 4 decimals with the two probabilities summing to 1', () => {
-    expect(classification('3', 0.123456)).toEqual({ version: '3', ai_probability: 0.1235, human_probability: 0.8765, score: 88 });
-    expect(classification('5', 1.2)).toEqual({ version: '5', ai_probability: 1, human_probability: 0, score: 0 });
+    expect(classification('3', 0.123456)).toEqual({ version: '3', ai_probability: 0.1235, human_probability: 0.8765, score: 88, confidence: 'high' });
+    expect(classification('5', 1.2)).toEqual({ version: '5', ai_probability: 1, human_probability: 0, score: 0, confidence: 'high' });
+    expect(classification('5', 0.45).confidence).toBe('low');
+    expect(classification('5', 0.59).confidence).toBe('low');
+    expect(classification('5', 0.75).confidence).toBe('medium');
+    expect(classification('5', 0.15).confidence).toBe('high');
   });
 
   it('prepares a 256 x 256 native-resolution view and enlarges only images smaller than that', async () => {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
-import { Engine, likelyAiGenerated } from '@content-analysis/engine';
+import { aiImageModelFolder, Engine, likelyAiGenerated } from '@content-analysis/engine';
 
 /** Human scores of AI text detection below this read as AI-written (the classifiers' `HUMAN_SCORE_THRESHOLD`). */
 const AI_TEXT_SCORE_THRESHOLD = 50;
@@ -76,12 +76,13 @@ export async function runDemo(options: DemoOptions): Promise<DemoLine[]> {
     const image = (await readFile(path)).toString('base64');
     await timed('image', 'image-detection', { image }, (r) => {
       const score = r.score as number;
-      const verdict = likelyAiGenerated(score) ? 'likely AI-generated' : 'likely human-made';
+      const verdict = r.confidence === 'low' ? 'the pixels are not conclusive' : likelyAiGenerated(score) ? 'likely AI-generated' : 'likely human-made';
       const issuers = Object.keys(r.ai_watermark_issuers as Record<string, unknown>);
       const provenance = issuers.length === 0 ? 'no AI watermark or declaration in the file' : `AI signals in the file: ${issuers.join(', ')}`;
       const { width, height } = r.metadata as { width?: number; height?: number };
       return `Image    ${name(path)}: human score ${score} / 100 -> ${verdict} ` +
-        `(classifier version ${String(r.version)}, ${width}x${height} ${String(r.mime_type)}, ${provenance})`;
+        `(classifier version ${String(r.version)}, the default: model ${aiImageModelFolder(r.version as '5')}; ${String(r.confidence)} confidence; ` +
+        `${width}x${height} ${String(r.mime_type)}, ${provenance})`;
     });
   }
   for (const [first, second] of options.comparisons) {

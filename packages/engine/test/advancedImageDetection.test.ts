@@ -55,9 +55,10 @@ describe('/v2/advanced-image-detection', () => {
       ai_probability: 0.3,
       human_probability: 0.7,
       score: 70,
+      confidence: 'medium',
       provenance: { rule: 'none', overridden: false, ai_probability: 0.3, human_probability: 0.7, score: 70 },
     });
-    expect(classify.analysis).toBe('Pixel classifier, model version 5: AI probability 0.3, human score 70 of 100 (likely human).');
+    expect(classify.analysis).toBe('Pixel classifier, model version 5: AI probability 0.3, human score 70 of 100 (likely human, medium confidence).');
     const ela = tools.find((t) => t.id === 'ela_image')!;
     expect(ela.result.kernels[0].kernel).toBe('ela');
     // The sentence quotes the kernel's own numbers.
@@ -99,6 +100,19 @@ describe('/v2/advanced-image-detection', () => {
     expect(result).toMatchObject({ label: 'AI-Generated', confidence: 'Moderate', authenticity: 'Authentic' });
     expect(result.tags).toContain('ai-generated');
     expect(result.conclusion).toBe('AI-generated (moderate confidence); no evidence of manipulation found.');
+  });
+
+  it('says the pixels were not conclusive, naming no side, when the classifier is within 0.1 of even', async () => {
+    for (const ai of [0.45, 0.55]) {
+      const { engine, token } = await setup(2000, ai);
+      const { result } = await engine.execute('advanced-image-detection', { image_url: 'http://images.example.com/photo.jpg' }, { token });
+      expect(result).toMatchObject({ confidence: 'Low', authenticity: 'Authentic' });
+      expect(result.conclusion).toBe('The pixels were not conclusive and nothing in the file declares AI generation (low confidence); no evidence of manipulation found.');
+      expect(result.analysis).toMatch(/the pixels are not conclusive \(human score \d+ of 100, model version 5, low confidence\)/);
+      const classify = (result.tools_used_analysis as Array<{ id: string; analysis: string; result: any }>).find((t) => t.id === 'classify_image')!;
+      expect(classify.result.confidence).toBe('low');
+      expect(classify.analysis).toMatch(/\(not conclusive: within 0\.1 of even, low confidence\)\.$/);
+    }
   });
 
   it('puts a declaration of AI generation above the classifier: AI-Generated at high confidence, the override reported', async () => {

@@ -36,7 +36,7 @@ async function setup(aiProbability = 0.2, credits = 2000) {
 }
 
 const RESULT_KEYS = [
-  'score', 'human_probability', 'ai_probability', 'version', 'mime_type', 'c2pa', 'exif', 'metadata', 'ai_watermark_detected',
+  'score', 'human_probability', 'ai_probability', 'version', 'confidence', 'mime_type', 'c2pa', 'exif', 'metadata', 'ai_watermark_detected',
   'ai_watermark_issuers', 'credits_used', 'credits_remaining',
 ];
 
@@ -166,8 +166,9 @@ describe('input errors: BAD_REQUEST, nothing charged, the classifier never calle
   });
 
   it('an unknown version, as a string or a number', async () => {
-    const message = 'version must be one of "7", "6", "5", "4", "3", "2", "1", "latest"';
-    await expectBadRequest({ image: photo.toString('base64'), version: '8' }, message);
+    const message = 'version must be one of "8", "7", "6", "5", "legacy-5", "4", "3", "2", "1", "latest"';
+    await expectBadRequest({ image: photo.toString('base64'), version: '9' }, message);
+    await expectBadRequest({ image: photo.toString('base64'), version: 'legacy' }, message);
     await expectBadRequest({ image: photo.toString('base64'), version: 'v5' }, message);
     await expectBadRequest({ image: photo.toString('base64'), version: 0 }, message);
     await expectBadRequest({ image: photo.toString('base64'), version: null }, message);
@@ -184,16 +185,16 @@ describe('version', () => {
     const { engine, token, classifier } = await setup(0.2, 10_000);
     const image = photo.toString('base64');
     const versions: unknown[] = [];
-    for (const version of [undefined, 'latest', '7', '6', '5', '4', '3', '2', '1']) {
+    for (const version of [undefined, 'latest', '8', '7', '6', '5', 'legacy-5', '4', '3', '2', '1']) {
       const body = version === undefined ? { image } : { image, version };
       versions.push((await engine.execute('image-detection', body, { token })).result.version);
     }
-    expect(versions).toEqual(['5', '7', '7', '6', '5', '4', '3', '2', '1']);
-    expect(classifier.calls.map((c) => c.version)).toEqual(['5', '7', '7', '6', '5', '4', '3', '2', '1']);
+    expect(versions).toEqual(['5', '8', '8', '7', '6', '5', 'legacy-5', '4', '3', '2', '1']);
+    expect(classifier.calls.map((c) => c.version)).toEqual(['5', '8', '8', '7', '6', '5', 'legacy-5', '4', '3', '2', '1']);
   });
 
-  it('accepts exactly the spec versions and versions 6 and 7', () => {
-    expect([...IMAGE_MODEL_VERSIONS]).toEqual(['7', '6', '5', '4', '3', '2', '1', 'latest']);
+  it('accepts exactly the spec versions, versions 6 to 8 and legacy-5', () => {
+    expect([...IMAGE_MODEL_VERSIONS]).toEqual(['8', '7', '6', '5', 'legacy-5', '4', '3', '2', '1', 'latest']);
   });
 
   it('agrees with the versions the classifier package registers', () => {
@@ -321,25 +322,33 @@ describe.skipIf(!realClassifierAvailable())('with the real default classifier (n
     expect(result.credits_used).toBe(300);
   });
 
-  it('reports version 1 when asked, gives latest the result of version 7 and the default that of version 5', async () => {
+  it('reports version 1 when asked, gives latest the result of version 8 and the default that of version 5 (model 8)', async () => {
     const { engine, token } = await meteredEngine();
     const png = (await sharp(photo).png().toBuffer()).toString('base64');
     const oldest = (await engine.execute('image-detection', { image: png, version: '1' }, { token })).result;
     expect(oldest.version).toBe('1');
     const latest = (await engine.execute('image-detection', { image: png, version: 'latest' }, { token })).result;
-    const seven = (await engine.execute('image-detection', { image: png, version: '7' }, { token })).result;
-    expect(latest.version).toBe('7');
-    expect({ ...seven, credits_remaining: 0 }).toEqual({ ...latest, credits_remaining: 0 });
+    const eight = (await engine.execute('image-detection', { image: png, version: '8' }, { token })).result;
+    expect(latest.version).toBe('8');
+    expect({ ...eight, credits_remaining: 0 }).toEqual({ ...latest, credits_remaining: 0 });
     const byDefault = (await engine.execute('image-detection', { image: png }, { token })).result;
     const five = (await engine.execute('image-detection', { image: png, version: '5' }, { token })).result;
     expect(byDefault.version).toBe('5');
     expect({ ...byDefault, credits_remaining: 0 }).toEqual({ ...five, credits_remaining: 0 });
-  });
+    // Version 5 answers with model 8's numbers; the model that answered as 5 before is legacy-5.
+    expect({ ...five, version: '8', credits_remaining: 0 }).toEqual({ ...eight, credits_remaining: 0 });
+    const legacy = (await engine.execute('image-detection', { image: png, version: 'legacy-5' }, { token })).result;
+    expect(legacy.version).toBe('legacy-5');
+    for (const r of [oldest, latest, byDefault, legacy]) {
+      const distance = Math.abs((r.ai_probability as number) - 0.5);
+      expect(r.confidence).toBe(distance < 0.1 ? 'low' : distance < 0.3 ? 'medium' : 'high');
+    }
+  }, 120_000);
 
   it.skipIf(!C2PA_AI_DECLARATION)('scores an image whose C2PA manifest declares AI generation at most 1', async () => {
     const { engine, token } = await meteredEngine();
     const { result } = await engine.execute('image-detection', { image: readFileSync(C2PA_AI_DECLARATION!).toString('base64') }, { token });
     expect(result.score).toBeLessThanOrEqual(1);
     expect(result.ai_probability).toBeGreaterThanOrEqual(0.99);
-  });
+  }, 120_000);
 });

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { aiImageModelCard } from '@content-analysis/classifiers';
+import { aiImageModelCard, confidenceOf } from '@content-analysis/classifiers';
 import type { AiImageClassification, AiImageClassifier } from '@content-analysis/classifiers';
 
 type ClassifyImageOptions = NonNullable<Parameters<AiImageClassifier['classify']>[1]>;
@@ -75,7 +75,7 @@ export class FixedAiImageClassifierDouble implements AiImageClassifier {
     this.calls.push({ bytes, version: options.version });
     const human = 1 - this.aiProbability;
     const version = String(options.version ?? '5') as AiImageClassification['version'];
-    return { version, ai_probability: this.aiProbability, human_probability: human, score: Math.round(100 * human) };
+    return { version, ai_probability: this.aiProbability, human_probability: human, score: Math.round(100 * human), confidence: confidenceOf(this.aiProbability) };
   }
 }
 

@@ -51,6 +51,6 @@ describe('JSON Schemas of every documented result', () => {
   it('exist for each request', () => {
     expect(Object.keys(REQUEST_SCHEMAS)).toEqual(Object.keys(RESULT_SCHEMAS));
     const image = toJsonSchema(REQUEST_SCHEMAS['image-detection'], 'input') as any;
-    expect([...image.properties.version.enum].sort()).toEqual(['1', '2', '3', '4', '5', '6', '7', 'latest']);
+    expect([...image.properties.version.enum].sort()).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', 'latest', 'legacy-5']);
   });
 });

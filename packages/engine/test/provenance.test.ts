@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AiImageClassification } from '@content-analysis/classifiers';
+import { confidenceOf } from '@content-analysis/classifiers';
 import type { ImageMetadataResult } from '@content-analysis/image-metadata';
 import { AI_PROBABILITY_FLOOR, applyProvenance, decide, provenanceEvidence } from '../src/index.js';
 
@@ -28,6 +29,7 @@ const classification = (ai: number, version: AiImageClassification['version'] = 
   ai_probability: ai,
   human_probability: 1 - ai,
   score: Math.round(100 * (1 - ai)),
+  confidence: confidenceOf(ai),
 });
 
 describe('provenanceEvidence', () => {
@@ -43,7 +45,7 @@ describe('applyProvenance', () => {
   it('raises the AI probability to 0.99 for a declaration and recomputes the human side', () => {
     const outcome = applyProvenance(classification(0.12, '3'), provenanceEvidence(metadataWith(DECLARED)));
     expect(outcome).toEqual({
-      classification: { version: '3', ai_probability: 0.99, human_probability: 0.01, score: 1 },
+      classification: { version: '3', ai_probability: 0.99, human_probability: 0.01, score: 1, confidence: 'high' },
       rule: 'declared',
       overridden: true,
     });
@@ -51,7 +53,7 @@ describe('applyProvenance', () => {
 
   it('raises it to 0.9 for a generator trace', () => {
     expect(applyProvenance(classification(0.4), provenanceEvidence(metadataWith(TRACE))).classification).toEqual({
-      version: '5', ai_probability: 0.9, human_probability: 0.1, score: 10,
+      version: '5', ai_probability: 0.9, human_probability: 0.1, score: 10, confidence: 'high',
     });
     expect(AI_PROBABILITY_FLOOR).toEqual({ declared: 0.99, 'generator-trace': 0.9 });
   });

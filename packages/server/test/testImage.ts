@@ -5,6 +5,8 @@ import type { EngineServicesOptions } from '@content-analysis/engine';
 
 type AiImageClassifier = NonNullable<EngineServicesOptions['imageClassifier']>;
 type AiImageClassification = Awaited<ReturnType<AiImageClassifier['classify']>>;
+/** The classifier's documented confidence rule (classifiers' confidenceOf): distance of the AI probability from 0.5. */
+const confidence = (distance: number): AiImageClassification['confidence'] => (distance < 0.1 ? 'low' : distance < 0.3 ? 'medium' : 'high');
 
 function chunk(type: string, data: Buffer): Buffer {
   const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
@@ -81,7 +83,7 @@ export class FixedAiImageClassifierDouble implements AiImageClassifier {
     this.versions.push(options.version);
     const human = 1 - this.aiProbability;
     const version = String(options.version ?? '5') as AiImageClassification['version'];
-    return { version, ai_probability: this.aiProbability, human_probability: human, score: Math.round(100 * human) };
+    return { version, ai_probability: this.aiProbability, human_probability: human, score: Math.round(100 * human), confidence: confidence(Math.abs(this.aiProbability - 0.5)) };
   }
 }
 

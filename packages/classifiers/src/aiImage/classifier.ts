@@ -10,7 +10,7 @@ import type { BackboneName } from './backbones.js';
 import { FeatureExtractor } from './features.js';
 import type { FeatureBlock } from './features.js';
 import type { AiImageClassification, AiImageClassifier, AiImageClassifierOptions, ClassifyImageOptions } from './types.js';
-import { resolveAiImageVersion } from './versions.js';
+import { aiImageModelFolder, resolveAiImageVersion } from './versions.js';
 import type { AiImageVersion } from './versions.js';
 
 /** The card written next to each AI-image probe (`models/ai-image/<version>/card.json`), as far as the runtime reads it. */
@@ -35,10 +35,13 @@ export interface AiImageModelCard {
 /** Folder of the AI-image probes shipped with this package. */
 export const AI_IMAGE_MODELS_DIR = join(BUNDLED_MODELS_DIR, 'ai-image');
 
-/** The model card of an AI-image version (`latest` and the default resolve as in requests). */
+/**
+ * The model card of an AI-image version (`latest` and the default resolve as in requests): the card of the model
+ * folder that answers for it (version 5's is the card of model 8, see versions.ts).
+ */
 export function aiImageModelCard(version?: string | number): AiImageModelCard {
   const resolved = resolveAiImageVersion(version);
-  const path = join(AI_IMAGE_MODELS_DIR, resolved, 'card.json');
+  const path = join(AI_IMAGE_MODELS_DIR, aiImageModelFolder(resolved), 'card.json');
   try {
     return JSON.parse(readFileSync(path, 'utf8')) as AiImageModelCard;
   } catch (error) {
@@ -65,7 +68,7 @@ export function createAiImageClassifier(options: AiImageClassifierOptions = {}):
   const probe = (version: AiImageVersion): Promise<Probe> =>
     cachedPromise(probes, version, async () => {
       const card = aiImageModelCard(version);
-      const path = join(AI_IMAGE_MODELS_DIR, version, card.file);
+      const path = join(AI_IMAGE_MODELS_DIR, aiImageModelFolder(version), card.file);
       for (const [name, backbone] of Object.entries(card.backbones) as [BackboneName, { sha256: string }][]) {
         const digest = backboneDigest(name);
         if (digest !== backbone.sha256) {
@@ -103,11 +106,22 @@ export function createAiImageClassifier(options: AiImageClassifierOptions = {}):
   };
 }
 
+/**
+ * How far a calibrated AI probability is from even: `low` within 0.1 of 0.5 (human score 41 to 59: the pixels do not
+ * tell), `medium` within 0.3, else `high`. Version 8 (and 5, which it answers for) maps the logits of the images it
+ * cannot tell apart (between the logit below which at most 5% of the AI images left out of its training fall and
+ * its threshold) to probabilities from 0.4 to 0.5, so that they read `low`.
+ */
+export function confidenceOf(aiProbability: number): AiImageClassification['confidence'] {
+  const distance = Math.abs(aiProbability - 0.5);
+  return distance < 0.1 ? 'low' : distance < 0.3 ? 'medium' : 'high';
+}
+
 /** The documented numbers from a calibrated AI probability (rounded to 4 decimals; the two sum to 1). */
 export function classification(version: AiImageVersion, aiProbability: number): AiImageClassification {
   const ai = Math.round(Math.min(1, Math.max(0, aiProbability)) * 1e4) / 1e4;
   const human = Math.round((1 - ai) * 1e4) / 1e4;
-  return { version, ai_probability: ai, human_probability: human, score: Math.round(human * 100) };
+  return { version, ai_probability: ai, human_probability: human, score: Math.round(human * 100), confidence: confidenceOf(ai) };
 }
 
 let shared: AiImageClassifier | undefined;

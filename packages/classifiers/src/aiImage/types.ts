@@ -10,11 +10,19 @@ export interface AiImageClassification {
   human_probability: number;
   /** Human score 0..100 (integer): `round(100 * human_probability)`; below 50 means AI at the shipped threshold. */
   score: number;
+  /**
+   * How far the pixels can be trusted to tell (`confidenceOf`): `low` when the probability is within 0.1 of 0.5
+   * (score 41 to 59: not conclusive), `medium` within 0.3, `high` beyond.
+   */
+  confidence: 'low' | 'medium' | 'high';
 }
 
 /** Options of one classification. */
 export interface ClassifyImageOptions {
-  /** `1`..`7` or `latest` (= 7); default 5. Anything else throws InvalidInputError on `version`. */
+  /**
+   * `1`..`8`, `legacy-5` or `latest` (= 8); default 5, which answers with model 8 (versions.ts). Anything else throws
+   * InvalidInputError on `version`.
+   */
   version?: string | number;
 }
 

@@ -1,19 +1,33 @@
 import { InvalidInputError } from '../errors.js';
 
-/** The AI-image model versions the API accepts, oldest first (`version` in /v2/image-detection). */
-export const AI_IMAGE_VERSIONS = ['1', '2', '3', '4', '5', '6', '7'] as const;
+/**
+ * The AI-image model versions the API accepts (`version` in /v2/image-detection), oldest model first; `latest` is
+ * accepted too. Each answers with the model in the folder {@link aiImageModelFolder} names.
+ *
+ * What the spec's numbers mean here (packages/classifiers/CHANGELOG.md, 2026-11-27): `5`, the spec's default, is
+ * the model trained as version 8 (a threshold that flags at most 5% of the real photos of every source left out of
+ * its training, as published and as shared); the model that answered as 5 before that day is `legacy-5`. 1 to 4, 6
+ * and 7 are the models of those numbers, unchanged.
+ */
+export const AI_IMAGE_VERSIONS = ['1', '2', '3', '4', 'legacy-5', '5', '6', '7', '8'] as const;
 export type AiImageVersion = (typeof AI_IMAGE_VERSIONS)[number];
 
 /** Version used when the request names none (spec: default 5). */
 export const DEFAULT_AI_IMAGE_VERSION: AiImageVersion = '5';
 
 /**
- * Version `latest` selects: the newest version that beat its predecessor (see the package README). 6 beat 5 on the
- * leave-generator-out and leave-source-out table (mean AUROC 0.890 against 0.779 over the generator families, 0.883
- * against 0.729 over the sources both were measured on); 7 is 6's recipe on a wider corpus, so that table cannot
- * tell them apart, and it beat 6 on the real photos neither trained on (false positives 2.9% against 5.8% of 104).
+ * Version `latest` selects: the newest model, 8 (see the package README and CHANGELOG). It is the model the default
+ * answers with; asked for as `8` or `latest`, the result says version 8.
  */
-export const LATEST_AI_IMAGE_VERSION: AiImageVersion = '7';
+export const LATEST_AI_IMAGE_VERSION: AiImageVersion = '8';
+
+/** Versions served by a model folder of another name (models/ai-image/<folder>/); every other version's folder is its name. */
+const MODEL_FOLDERS: Partial<Record<AiImageVersion, string>> = { '5': '8', 'legacy-5': '5' };
+
+/** The folder under models/ai-image/ whose card and probe answer for `version`. */
+export function aiImageModelFolder(version: AiImageVersion): string {
+  return MODEL_FOLDERS[version] ?? version;
+}
 
 /**
  * The model version a request's `version` field selects: absent gives the default, `latest` the newest, and

@@ -110,8 +110,11 @@ export async function analyzeImageAuthenticity(
   }
   const tools = [classifyImageReport(classification, metadata), ...toolReports(metadata, kernels, elaQuality)];
   const decision = decide(metadata, classification.state === 'completed' ? classification.classification : undefined);
+  const side = decision.inconclusive
+    ? 'The pixels were not conclusive and nothing in the file declares AI generation'
+    : decision.label === 'AI-Generated' ? 'AI-generated' : 'No sign of AI generation';
   const conclusion =
-    `${decision.label === 'AI-Generated' ? 'AI-generated' : 'No sign of AI generation'} (${decision.confidence.toLowerCase()} confidence); ` +
+    `${side} (${decision.confidence.toLowerCase()} confidence); ` +
     `${decision.authenticity === 'Manipulated' ? 'manipulated: its content credentials no longer match the image' : 'no evidence of manipulation found'}.`;
   const analysis = [
     `${conclusion[0]!.toUpperCase()}${conclusion.slice(1)}`,
@@ -122,7 +125,7 @@ export async function analyzeImageAuthenticity(
     report: {
       language: 'en',
       title: titleOf(metadata),
-      tags: tagsOf(metadata, decision.label),
+      tags: tagsOf(metadata, decision.inconclusive ? 'inconclusive' : decision.label), // no ai-generated tag when the pixels did not tell
       tool_used: tools.map((t) => t.id),
       label: decision.label,
       confidence: decision.confidence,

@@ -40,7 +40,8 @@ export function classifyImageReport(outcome: ClassificationOutcome, metadata: Im
   const applied = applyProvenance(raw, evidence);
   const sentences = [
     `Pixel classifier, model version ${raw.version}: AI probability ${two(raw.ai_probability)}, human score ${raw.score} of 100 ` +
-      `(${likelyAiGenerated(raw.score) ? 'likely AI-generated' : 'likely human'}).`,
+      `(${raw.confidence === 'low' ? 'not conclusive: within 0.1 of even' : likelyAiGenerated(raw.score) ? 'likely AI-generated' : 'likely human'}, ` +
+      `${raw.confidence} confidence).`,
   ];
   if (applied.overridden) {
     sentences.push(
@@ -58,6 +59,7 @@ export function classifyImageReport(outcome: ClassificationOutcome, metadata: Im
       ai_probability: raw.ai_probability,
       human_probability: raw.human_probability,
       score: raw.score,
+      confidence: raw.confidence,
       provenance: {
         rule: applied.rule,
         overridden: applied.overridden,

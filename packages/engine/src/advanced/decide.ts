@@ -8,6 +8,11 @@ export interface Decision {
   label: 'AI-Generated' | 'Human';
   confidence: 'High' | 'Moderate' | 'Low';
   authenticity: 'Authentic' | 'Manipulated';
+  /**
+   * The pixel classifier decided and said its pixels were not conclusive (its `confidence` is `low`: AI probability
+   * within 0.1 of 0.5): the report's conclusion then names no side.
+   */
+  inconclusive: boolean;
   /** Why, in one or two sentences, for the report. */
   reasons: string[];
 }
@@ -28,7 +33,10 @@ const DECISIVE_PROBABILITY = 0.9;
  *   when only a generator's metadata does, when valid C2PA credentials declaring no AI source agree with a human
  *   classification, or when the classifier alone is decisive (AI or human probability at least 0.9); Low
  *   otherwise, including when the classifier contradicts valid credentials. The pixels alone never give High: the
- *   classifier's accuracy on generators it was not trained on is not known.
+ *   classifier's accuracy on generators it was not trained on is not known. When the classifier decides and its own
+ *   `confidence` is `low` (AI probability within 0.1 of 0.5), the decision is `inconclusive`: confidence Low, the
+ *   label still the side of 50 the score falls on (the spec knows only two labels), and the conclusion says that the
+ *   pixels were not conclusive instead of naming that side.
  * - authenticity: Manipulated when the C2PA content credentials fail validation (the image or the manifest no
  *   longer matches what was signed); Authentic otherwise, meaning that no evidence of manipulation was found. The
  *   forensic kernels' scores are reported but do not decide: on the CASIA samples their per-image scores do not
@@ -39,6 +47,7 @@ export function decide(metadata: ImageMetadataResult, classification?: AiImageCl
   const evidence = provenanceEvidence(metadata);
   let label: Decision['label'] = 'Human';
   let confidence: Decision['confidence'] = 'Low';
+  let inconclusive = false;
   if (evidence.kind !== 'none') {
     label = 'AI-Generated';
     confidence = evidence.kind === 'declared' ? 'High' : 'Moderate';
@@ -53,6 +62,12 @@ export function decide(metadata: ImageMetadataResult, classification?: AiImageCl
         ai
           ? `The pixel classifier finds AI generation (${scored}) although valid C2PA content credentials declare none.`
           : `Valid C2PA content credentials declare no AI generation, and the pixel classifier agrees (${scored}).`,
+      );
+    } else if (classification.confidence === 'low') {
+      inconclusive = true;
+      reasons.push(
+        `Nothing in the file declares AI generation, and the pixels are not conclusive (${scored}, low confidence): ` +
+          'the classifier cannot tell this image from the ones it was trained on either way.',
       );
     } else {
       const decisive = Math.max(classification.ai_probability, classification.human_probability) >= DECISIVE_PROBABILITY;
@@ -76,5 +91,5 @@ export function decide(metadata: ImageMetadataResult, classification?: AiImageCl
   } else {
     reasons.push('No evidence of manipulation was found.');
   }
-  return { label, confidence, authenticity, reasons };
+  return { label, confidence, authenticity, inconclusive, reasons };
 }

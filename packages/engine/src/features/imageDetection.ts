@@ -97,7 +97,7 @@ export const imageDetectionFeature = defineFeature<ImageDetectionRequest, ImageD
   },
   cli: {
     command: 'image',
-    summary: 'Estimate whether an image (file, http(s) URL, or -) is AI-generated; --version 1..7 or latest (= 7).',
+    summary: 'Estimate whether an image (file, http(s) URL, or -) is AI-generated; --version 1..8, legacy-5 or latest (= 8); default 5 (model 8).',
     inputs: [{ field: 'image', description: 'the image: a JPG, PNG or WEBP file, an http(s) URL, or -', kind: 'image' }],
     options: [{ field: 'version', description: 'model version: 7, 6, 5, 4, 3, 2, 1 or latest (= 7; default 5)' }],
   },

@@ -14,6 +14,8 @@ export interface ImageDetectionAnalysis {
   human_probability: number;
   ai_probability: number;
   version: string;
+  /** How far the pixels tell (`low`: not conclusive, the score within 9 points of 50); `high` when the file declares AI generation. */
+  confidence: 'low' | 'medium' | 'high';
   mime_type: ImageMetadataResult['mime_type'];
   c2pa: ImageMetadataResult['c2pa'];
   exif: ImageMetadataResult['exif'];
@@ -64,6 +66,7 @@ export async function detectAiImage(bytes: Uint8Array, options: DetectAiImageOpt
       human_probability: classification.human_probability,
       ai_probability: classification.ai_probability,
       version: classification.version,
+      confidence: classification.confidence,
       mime_type: metadata.mime_type,
       c2pa: metadata.c2pa,
       exif: metadata.exif,

@@ -65,7 +65,10 @@ export const imageDetectionRequest = z
     version: z
       .enum(IMAGE_MODEL_VERSIONS, { error: `must be one of ${IMAGE_MODEL_VERSIONS.map((v) => `"${v}"`).join(', ')}` })
       .default('5')
-      .describe('Model version: "7", "6", "5", "4", "3", "2", "1" or "latest" (the newest that beat its predecessor: "7"). Default "5".'),
+      .describe(
+        'Model version: "8", "7", "6", "5", "legacy-5", "4", "3", "2", "1" or "latest" (the newest: "8"). Default "5", which ' +
+          'answers with model 8; "legacy-5" is the model that answered as "5" until 2026-11-27.',
+      ),
   })
   .superRefine((value, ctx) => {
     if (value.url === undefined && value.image === undefined) {

@@ -125,7 +125,13 @@ export const imageDetectionResult = z.object({
     .min(0)
     .max(1)
     .describe('At least 0.99 when the file declares AI generation or carries a decoded watermark, at least 0.9 when its metadata names a generator.'),
-  version: z.string().describe('Model version used: 1 to 5.'),
+  version: z.string().describe('Model version used: 1 to 5 (5 is the default), 6 to 8 or legacy-5.'),
+  confidence: z
+    .enum(['low', 'medium', 'high'])
+    .describe(
+      'How far the result can be trusted: low when the AI probability is within 0.1 of 0.5 (the pixels are not conclusive), ' +
+        'medium within 0.3, high beyond (a declaration of AI generation in the file gives high).',
+    ),
   mime_type: z.enum(['image/jpeg', 'image/png', 'image/webp']),
   c2pa: c2paObject,
   exif: exifObject,

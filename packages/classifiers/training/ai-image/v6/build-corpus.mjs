@@ -7,12 +7,17 @@
 // train.py holds apart and scripts/ai-image/evaluate.mjs measures robustness on), else `train`. Left out: files the
 // copy lacks (4 MiB or more), files sharp cannot decode, images under 256 px on the shorter side (the API minimum),
 // exact copies (SHA-256) and near copies (64-bit difference hash within 4 bits) across and within sources, keeping
-// the first seen; an image whose near copy carries the other label is dropped on both sides. A source's grids of several images are cut into tiles (`tiles` in sources.mjs; a
-// tile's path is `<file>#tile<k>`). Usage: node training/ai-image/v6/build-corpus.mjs
+// the first seen; an image whose near copy carries the other label is dropped on both sides. Also left out, before
+// anything else: every file whose SHA-256 is in ../shared/datasets/reserved-images.sha256 (the reserved repositories
+// and the evaluation images) or equals an image under ../shared/datasets/images outside ai-vs-real-train (the
+// evaluation sets), and every near copy (difference hash within 4 bits) of such an evaluation image, so that no
+// evaluation image is ever a training image; `duplicates.json` lists each file dropped this way and what it matched. A source's grids of several images are cut into tiles (`tiles` in sources.mjs; a
+// tile's path is `<file>#tile<k>`). Usage: node training/ai-image/v6/build-corpus.mjs [--limit AI,REAL] [--only LIST]
+// (version 8: --limit 80,150 --only training/ai-image/v8/corpus-files.txt)
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import sharp from 'sharp';
 import { MIN_SIDE, trainingImages } from '../datasets.mjs';
 import { DATASETS_DIR } from '../../datasets.mjs';
@@ -21,6 +26,14 @@ import { SOURCES } from './sources.mjs';
 const MIRRORS = process.env.CONTENT_ANALYSIS_MIRRORS ?? '/work/.mirror';
 const OUT = resolve(import.meta.dirname, '../../out/ai-image-v6');
 const NEAR_BITS = 4;
+// `--limit AI,REAL` (version 8, built on 2 shared cores): at most AI files of each generator family and REAL of each
+// kind of real photo per source (ai-vs-real-train is taken whole), the same deterministic sample as `limit`.
+const at = process.argv.indexOf('--limit');
+const LIMIT = at === -1 ? undefined : Object.fromEntries(process.argv[at + 1].split(',').map((n, i) => [i === 0 ? 'ai' : 'real', Number(n)]));
+// `--only LIST`: only the candidates whose corpus file (`images/<source>/<name>`) LIST names, one a line (version 8
+// was trained on the images whose features 2 shared cores computed in the time there was: training/ai-image/v8/corpus-files.txt).
+const ot = process.argv.indexOf('--only');
+const ONLY = ot === -1 ? undefined : new Set(readFileSync(process.argv[ot + 1], 'utf8').split('\n').filter(Boolean));
 const CALIBRATION_FRACTION = 0.15;
 
 /** The split of a kept image (see the header): the first 32 bits of SHA-256('calib' + file) as a fraction of 2^32. */
@@ -94,6 +107,41 @@ async function tileOf(bytes, grid, index) {
   return sharp(bytes).extract({ left: (index % grid) * w, top: Math.floor(index / grid) * h, width: w, height: h }).png().toBuffer();
 }
 
+/** Every file under `dir`, recursively. */
+function* walk(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) yield* walk(join(dir, entry.name));
+    else if (entry.isFile()) yield join(dir, entry.name);
+  }
+}
+
+/**
+ * What no training image may be (see the header): `sha` maps a SHA-256 to where it comes from (the reserved list or an
+ * evaluation file), `near` holds the difference hashes of the evaluation images (every decodable image under
+ * ../shared/datasets/images except the training set ai-vs-real-train).
+ */
+async function evaluationImages() {
+  const sha = new Map();
+  const listed = join(DATASETS_DIR, 'reserved-images.sha256');
+  if (!existsSync(listed)) throw new Error(`${listed} not found: set CONTENT_ANALYSIS_DATASETS to the shared datasets folder`);
+  for (const line of readFileSync(listed, 'utf8').split('\n')) {
+    if (/^[0-9a-f]{64}$/.test(line.trim())) sha.set(line.trim(), 'reserved-images.sha256');
+  }
+  const near = [];
+  for (const path of walk(join(DATASETS_DIR, 'images'))) {
+    const name = relative(DATASETS_DIR, path);
+    if (name.startsWith(join('images', 'ai-vs-real-train'))) continue;
+    const bytes = readFileSync(path);
+    sha.set(createHash('sha256').update(bytes).digest('hex'), name);
+    try {
+      near.push({ name, hash: await dhash(bytes) });
+    } catch {
+      // not an image sharp decodes (JSON, masks in other formats, ...): its SHA-256 is enough
+    }
+  }
+  return { sha, near };
+}
+
 /** Candidate files of every source: {source, repo, commit, path, licence, label, family, read()}. */
 function* candidates() {
   for (const source of SOURCES) {
@@ -109,6 +157,14 @@ function* candidates() {
     const context = source.prepare ? source.prepare((p) => read(p).toString('utf8'), files) : undefined;
     const picked = files.map((path) => ({ path, family: source.pick(path, context) })).filter((f) => f.family);
     const kept = new Set(sample(picked.map((f) => f.path), source.limit));
+    if (LIMIT) {
+      // --limit: at most LIMIT[label] files of each family (AI) or kind (real) of the source, by the same sample.
+      for (const family of new Set(picked.map((f) => f.family))) {
+        const mine = picked.filter((f) => f.family === family && kept.has(f.path)).map((f) => f.path);
+        const keep = new Set(sample(mine, LIMIT[source.label]));
+        for (const path of mine) if (!keep.has(path)) kept.delete(path);
+      }
+    }
     for (const { path, family } of picked.filter((f) => kept.has(f.path))) {
       const base = { source: source.id, repo: source.repo, commit, licence: source.licence, label: source.label, family };
       if (!source.tiles) {
@@ -135,10 +191,13 @@ mkdirSync(join(OUT, 'images'), { recursive: true });
 const kept = [];
 const nearIndex = new NearIndex(kept);
 const bySha = new Map();
-const dropped = { absent: 0, undecodable: 0, small: 0, exact: 0, near: 0, cross_label: 0 };
+const dropped = { absent: 0, evaluation_exact: 0, evaluation_near: 0, undecodable: 0, small: 0, exact: 0, near: 0, cross_label: 0 };
+const evaluation = await evaluationImages();
+const duplicates = [];
 const started = Date.now();
 let seen = 0;
 for (const c of candidates()) {
+  if (ONLY && !ONLY.has(join('images', c.source, c.path.replace(/[^A-Za-z0-9._-]+/g, '_')))) continue;
   seen++;
   let bytes;
   try {
@@ -148,6 +207,11 @@ for (const c of candidates()) {
     continue;
   }
   const sha256 = createHash('sha256').update(bytes).digest('hex');
+  if (evaluation.sha.has(sha256)) {
+    dropped.evaluation_exact++;
+    duplicates.push({ source: c.source, path: c.path, match: 'sha256', evaluation: evaluation.sha.get(sha256) });
+    continue;
+  }
   if (bySha.has(sha256)) {
     dropped.exact++;
     if (bySha.get(sha256).label !== c.label) bySha.get(sha256).conflict = true;
@@ -160,6 +224,12 @@ for (const c of candidates()) {
     hash = await dhash(bytes);
   } catch {
     dropped.undecodable++;
+    continue;
+  }
+  const evaluationNear = evaluation.near.find((e) => popcount(e.hash ^ hash) <= NEAR_BITS);
+  if (evaluationNear) {
+    dropped.evaluation_near++;
+    duplicates.push({ source: c.source, path: c.path, match: `dhash within ${NEAR_BITS} bits`, evaluation: evaluationNear.name });
     continue;
   }
   const { width, height } = meta.autoOrient ?? meta;
@@ -202,4 +272,5 @@ const summary = {
 };
 for (const r of rows) delete r.hash;
 writeFileSync(join(OUT, 'manifest.json'), JSON.stringify(summary, null, 1) + '\n');
+writeFileSync(join(OUT, 'duplicates.json'), JSON.stringify(duplicates, null, 1) + '\n');
 console.log(JSON.stringify(summary, null, 1));

@@ -12,67 +12,46 @@
 // - `enlarged` (only when asked for: an experiment; training on it lowered the leave-out figures, see the CHANGELOG):
 //   enlarged by 1.25-2x, as pictures blown up by editors or captured from high-density screens travel, kept lossless
 //   or re-encoded as JPEG (`enlargedCopy`).
-// Factors, formats and qualities come from the image's SHA-256, so reruns agree.
+// - `social` (training, version 8): as pictures are posted: reduced to a common social long side (720, 1080, 1280,
+//   1600 or 2048 px, never enlarged), in 1 of 2 cases cropped to 60-90% of each side at a place of its own, in 1 of 10
+//   blurred first (Gaussian, sigma 0.5-1.5: the blur augmentation of Wang et al. 2020), then kept lossless as PNG (1 in
+//   5: screenshots, editors), JPEG at a quality from 60 to 95 (11 in 20) or WebP at 60 to 95 (1 in 4);
+// - `asshared` (evaluation, issue 29): long side at most 1080 px (Lanczos-3), JPEG quality 75: a copy as it travels;
+// - `screenshot` (evaluation): shown at 80% and captured as PNG (bicubic), as scripts/ai-image/robustness.mjs does.
+// Factors, formats and qualities come from the image's SHA-256, so reruns agree. `--label real` restricts a run to
+// the real images (the screenshot copies are measured on real photos only).
 // Writes out/ai-image-v6/features-<tag>.f32 (float32 rows) and rows-<tag>.json, tag = shard (and processing set).
 // Usage: node training/ai-image/v6/extract.mjs [--shard i/n] [--processing original,shared,reduced[,enlarged]]
+//   [--label real|ai] [--cap N[,M]]
+//   version 8: --processing original,asshared[,social], then --processing screenshot --label real
 //   (after `npm run build`; run n shards at once)
 import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import sharp from 'sharp';
 import { ARTEFACT_FEATURE_NAMES, artefactFeatures } from '../../../dist/aiImage/artefactFeatures.js';
 import { prepareArtefactView } from '../../../dist/aiImage/artefactView.js';
-import { MIN_SIDE } from '../datasets.mjs';
+import { PROCESSINGS } from './processings.mjs';
 import { readManifest } from './manifest.mjs';
 
 const OUT = resolve(import.meta.dirname, '../../out/ai-image-v6');
 const at = process.argv.indexOf('--shard');
 const [shard, shards] = at === -1 ? [0, 1] : process.argv[at + 1].split('/').map(Number);
 
-/** A number in [0, 1) from a hex digest and a salt (the processing parameters of one image). */
-const unit = (sha, salt) => parseInt(sha.slice(salt * 6, salt * 6 + 6), 16) / 0x1000000;
-
-/** The image turned upright (EXIF orientation), with its upright size. */
-async function oriented(bytes) {
-  const { width, height } = (await sharp(bytes).metadata()).autoOrient;
-  return { image: sharp(bytes, { failOn: 'none', limitInputPixels: 268_402_689 }).rotate(), width, height };
-}
-
-/** The image, oriented and reduced by `factor` (Lanczos-3; never below MIN_SIDE on the shorter side; 1: as it is). */
-async function reducedBy(bytes, factor) {
-  const { image, width, height } = await oriented(bytes);
-  const applied = Math.max(factor, MIN_SIDE / Math.min(width, height));
-  return applied < 1 ? image.resize(Math.round(width * applied), null, { kernel: 'lanczos3' }) : image;
-}
-
-/** The `shared` processing of an image (see the header). */
-export async function sharedCopy(bytes, sha) {
-  const image = (await reducedBy(bytes, unit(sha, 0) < 0.5 ? 0.5 + unit(sha, 1) / 2 : 1)).flatten({ background: '#ffffff' });
-  return unit(sha, 2) < 0.75
-    ? image.jpeg({ quality: 65 + Math.floor(unit(sha, 3) * 31), chromaSubsampling: '4:2:0' }).toBuffer()
-    : image.webp({ quality: 70 + Math.floor(unit(sha, 3) * 26) }).toBuffer();
-}
-
-/** The `reduced` processing of an image (see the header). */
-export async function reducedCopy(bytes, sha) {
-  return (await reducedBy(bytes, 0.35 + unit(sha, 4) * 0.4)).png({ compressionLevel: 0 }).toBuffer();
-}
-
 /**
- * The `enlarged` processing: enlarged by a factor from 1.25 to 2 (Lanczos-3 or bicubic, half each), as pictures are
- * shown and captured on high-density screens or blown up by editors, then kept lossless (PNG) or re-encoded as JPEG
- * at a quality from 75 to 95 (half each).
+ * `--cap N[,M]` (version 8, for 2 shared CPU cores): at most N images of each AI family and M (default N) of each real source, the
+ * first by SHA-256 (a deterministic sample, the same on every run and in every shard); every image without a cap.
  */
-export async function enlargedCopy(bytes, sha) {
-  const { image: upright, width } = await oriented(bytes);
-  const image = upright
-    .resize(Math.round(width * (1.25 + unit(sha, 5) * 0.75)), null, { kernel: unit(sha, 6) < 0.5 ? 'lanczos3' : 'cubic' })
-    .flatten({ background: '#ffffff' });
-  return unit(sha, 7) < 0.5
-    ? image.png({ compressionLevel: 0 }).toBuffer()
-    : image.jpeg({ quality: 75 + Math.floor(unit(sha, 8) * 21), chromaSubsampling: '4:2:0' }).toBuffer();
+function capped(manifest, cap, capReal = cap) {
+  if (!cap) return manifest;
+  const groups = new Map();
+  for (const r of [...manifest].sort((a, b) => a.sha256.localeCompare(b.sha256))) {
+    const key = r.label === 'ai' ? `ai:${r.family}` : `real:${r.source}`;
+    if (!groups.has(key)) groups.set(key, []);
+    if (groups.get(key).length < (r.label === 'ai' ? cap : capReal)) groups.get(key).push(r);
+  }
+  const kept = new Set([...groups.values()].flat().map((r) => r.file));
+  return manifest.filter((r) => kept.has(r.file));
 }
 
-const PROCESSINGS = { original: (bytes) => bytes, shared: sharedCopy, reduced: reducedCopy, enlarged: enlargedCopy };
 const pat = process.argv.indexOf('--processing');
 const processings = pat === -1 ? ['original', 'shared', 'reduced'] : process.argv[pat + 1].split(',');
 // The view: `native` (default, what the classifier reads: ARTEFACT_VIEW) or, for the record of the experiment that
@@ -80,8 +59,11 @@ const processings = pat === -1 ? ['original', 'shared', 'reduced'] : process.arg
 const VIEWS = { native: undefined, reduced512: { maxSide: 512, crop: 512, jpegQuality: 90 } };
 const viewName = process.env.V6_VIEW ?? 'native';
 const view = VIEWS[viewName];
-const tag = `${viewName === 'native' ? 'native_' : ''}${processings.join('+')}-${shard}`;
-const rows = readManifest(OUT).filter((_, i) => i % shards === shard);
+const lat = process.argv.indexOf('--label');
+const tag = `${viewName === 'native' ? 'native_' : ''}${processings.join('+')}${lat === -1 ? '' : `_${process.argv[lat + 1]}`}-${shard}`;
+const cat = process.argv.indexOf('--cap');
+const rows = capped(readManifest(OUT), ...(cat === -1 ? [] : process.argv[cat + 1].split(',').map(Number)))
+  .filter((r, i) => i % shards === shard && (lat === -1 || r.label === process.argv[lat + 1]));
 const features = openSync(join(OUT, `features-${tag}.f32`), 'w');
 const written = [];
 const started = Date.now();
