@@ -13,7 +13,7 @@ function countingClassifier(ms: number): AiImageClassifier & { most: number } {
       counter.most = Math.max(counter.most, now);
       await new Promise((resolve) => setTimeout(resolve, ms));
       now -= 1;
-      return { version: '5', ai_probability: 0.5, human_probability: 0.5, score: 50 };
+      return { version: '5', ai_probability: 0.5, human_probability: 0.5, score: 50, confidence: 'low' };
     },
   };
   return counter;
