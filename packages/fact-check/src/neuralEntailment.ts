@@ -21,7 +21,15 @@ export interface NeuralEntailmentModel {
   /** [p(entailment), p(neutral), p(contradiction)] per pair. */
   run(pairs: readonly NeuralEntailmentPair[], vectors: WordVectors): Promise<Float32Array[]>;
   /** The raw session, for tests that feed the model card's fixed tensors. */
-  readonly session: ort.InferenceSession;
+  readonly session: OnnxSessionRunner;
+}
+
+/**
+ * What is exposed of the onnxruntime session, declared here because onnxruntime-common's own declarations need the
+ * DOM library, which a Node project's strict build does not have.
+ */
+export interface OnnxSessionRunner {
+  run(feeds: Record<string, unknown>): Promise<Record<string, { readonly data: unknown; readonly dims: readonly number[] }>>;
 }
 
 let loading: Promise<NeuralEntailmentModel> | undefined;

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import type * as ort from 'onnxruntime-common';
 import { onnxRuntime } from '../runtime/onnxRuntime.js';
+import type { OnnxSessionRunner } from '../runtime/onnxSession.js';
 import { ModelLoadError } from '../errors.js';
 import { readChecked } from '../runtime/readChecked.js';
 import { lowerBound } from './words.js';
@@ -37,7 +37,7 @@ const sessions = new Map<string, Promise<TokenEncoder>>();
  */
 export class TokenEncoder {
   /** Use `TokenEncoder.load`, which checks the file and shares the session. */
-  constructor(private readonly session: ort.InferenceSession, readonly card: TokenEncoderCard) {}
+  constructor(private readonly session: OnnxSessionRunner, readonly card: TokenEncoderCard) {}
 
   /** Loads (once per folder and thread count) the encoder a model card's `encoder` section names. */
   static load(folder: string, card: TokenEncoderCard, threads = 1): Promise<TokenEncoder> {
