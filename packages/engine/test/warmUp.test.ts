@@ -33,5 +33,5 @@ describe('Engine.warmUp', () => {
   it('warms the real text-compare and image-detection features', async () => {
     const engine = new Engine({ analysis: { mode: 'thread' } });
     await expect(engine.warmUp(['text-compare', 'image-detection'])).resolves.toBeUndefined();
-  });
+  }, 120_000); // loads the image classifier and its backbone
 });

@@ -13,7 +13,7 @@ describe('word vectors', () => {
     expect(binary.words).toEqual(scanned.words);
     expect(Buffer.from(binary.data.buffer).equals(Buffer.from(scanned.data.buffer))).toBe(true);
     expect(binary.words.slice(0, 3)).toEqual(['the', ',', '.']);
-  });
+  }, 120_000); // scans the 294 MB JSON
 
   it('loads from the binary file by default and gives a word its JSON vector', () => {
     const vectors = loadWordVectors();
