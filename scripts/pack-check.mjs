@@ -21,9 +21,13 @@ const args = process.argv.slice(2);
 const keep = args.includes('--keep');
 const jsonOut = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined;
 
-/** The environment of a team's machine: none of the variables that make the native packages skip their downloads. */
+/**
+ * The environment of a team's machine: none of the variables that make the native packages skip their downloads,
+ * and no NODE_PATH or NODE_OPTIONS (pnpm's bin shims point NODE_PATH into the workspace's store, where the
+ * scratch project would find packages it did not install).
+ */
 const cleanEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([name]) => !/^(ONNXRUNTIME_NODE_INSTALL|SKIP_RUST_BUILD|SKIP_BINARY_DOWNLOAD|C2PA_LIBRARY_PATH|npm_config_|NPM_CONFIG_|npm_package_|npm_lifecycle_)/i.test(name)),
+  Object.entries(process.env).filter(([name]) => !/^(ONNXRUNTIME_NODE_INSTALL|SKIP_RUST_BUILD|SKIP_BINARY_DOWNLOAD|C2PA_LIBRARY_PATH|npm_config_|NPM_CONFIG_|npm_package_|npm_lifecycle_|NODE_PATH$|NODE_OPTIONS$|VITEST|NODE_ENV$)/i.test(name)),
 );
 
 function pnpm() {
