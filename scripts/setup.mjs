@@ -49,3 +49,10 @@ if (needsInstall) {
 
 console.error('setup: building (tsc -b)');
 run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', join(root, 'tsconfig.json')]);
+
+// Files derived from devDependencies that the packages read (a published package carries them, built at prepack).
+const wordVectors = join(root, 'packages', 'fact-check', 'models', 'word-vectors.bin');
+if (!existsSync(wordVectors)) {
+  console.error('setup: writing the fact checker\'s word vectors (packages/fact-check/models/word-vectors.bin)');
+  run(process.execPath, [join(root, 'packages', 'fact-check', 'scripts', 'build-word-vectors.mjs')]);
+}

@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as tf from '@tensorflow/tfjs';
-import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -11,6 +10,9 @@ import {
 } from '../src/index.js';
 import type { AiImageClassifier } from '../src/index.js';
 import { imageDatasetDir } from './helpers.js';
+import { onnxRuntime } from '../src/runtime/onnxRuntime.js';
+
+const ort = onnxRuntime();
 
 /** A deterministic 320 x 288 test picture: smooth gradients, a disc, fine stripes and pseudo-random grain. */
 async function syntheticPhoto(width = 320, height = 288): Promise<Buffer> {

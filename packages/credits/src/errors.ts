@@ -66,3 +66,21 @@ export class SchemaVersionError extends Error {
     super(`The ledger database has schema version ${found}; this version of the package supports up to ${supported}`);
   }
 }
+
+/**
+ * The SQLite driver (the `better-sqlite3` package, an optional peer dependency) is not installed or its native
+ * module cannot load here. The in-memory and PostgreSQL ledgers work without it.
+ */
+export class SqliteUnavailableError extends Error {
+  readonly code = 'ERR_SQLITE_UNAVAILABLE';
+  override readonly name = 'SqliteUnavailableError';
+  constructor(what: string, options?: { cause?: unknown }) {
+    const reason = options?.cause instanceof Error ? options.cause.message.split('\n')[0] : String(options?.cause ?? 'unknown');
+    super(
+      `${what} needs the better-sqlite3 package, which is not installed or cannot load here (${reason}). ` +
+        'Install it next to this package (npm install better-sqlite3: it fetches a prebuilt binary, or compiles with ' +
+        'python3, make and a C++ compiler), or use the in-memory or PostgreSQL variant.',
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
+  }
+}

@@ -11,7 +11,7 @@ export type {
 export { MemoryLedger } from './memoryLedger.js';
 export { SqliteLedger } from './sqliteLedger.js';
 export type { SqliteLedgerOptions } from './sqliteLedger.js';
-export { SCHEMA_VERSION } from './sqliteSchema.js';
+export { SCHEMA_VERSION } from './sqliteSchemaVersion.js';
 export { PostgresLedger } from './postgresLedger.js';
 export type { PostgresLedgerOptions } from './postgresLedger.js';
 export { POSTGRES_SCHEMA_VERSION } from './postgresSchema.js';
@@ -20,5 +20,5 @@ export type { CheckedOutClient, MigrationPlan, PostgresMigration } from './postg
 export { hashToken, TOKEN_PREFIX } from './tokens.js';
 export {
   BalanceLimitError, DuplicateAccountError, LedgerBusyError, LedgerClosedError, SchemaVersionError,
-  UnknownAccountError, UnknownChargeError,
+  SqliteUnavailableError, UnknownAccountError, UnknownChargeError,
 } from './errors.js';

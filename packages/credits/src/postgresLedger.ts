@@ -1,4 +1,5 @@
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import { NEW_ACCOUNT_CREDITS } from './costs.js';
 import {
   BalanceLimitError, DuplicateAccountError, LedgerClosedError, UnknownAccountError, UnknownChargeError,
@@ -121,7 +122,7 @@ export class PostgresLedger implements Ledger {
       }
       const max = maxConnections ?? 10;
       assertPositiveInteger('maxConnections', max);
-      this.#pool = new pg.Pool({ connectionString, max });
+      this.#pool = new (loadPg().Pool)({ connectionString, max });
       // An idle connection that the server drops emits 'error' on the pool, which would end the process if
       // nobody listened; the pool discards that connection and the next query opens a new one.
       this.#pool.on('error', () => undefined);
@@ -431,4 +432,9 @@ function statements(schema: string) {
       WHERE hash = $1::text`,
     revokeToken: `UPDATE ${tokens} SET revoked_at = now() WHERE id = $1::text AND revoked_at IS NULL`,
   };
+}
+
+/** node-postgres, loaded when a pool is first opened, so that importing the package does not load it. */
+function loadPg(): typeof pg {
+  return createRequire(import.meta.url)('pg') as typeof pg;
 }

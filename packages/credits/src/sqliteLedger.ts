@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
 import { NEW_ACCOUNT_CREDITS } from './costs.js';
 import {
@@ -8,6 +7,7 @@ import { DEFAULT_HISTORY_LIMIT, refundUndelivered } from './ledger.js';
 import type {
   Account, ChargeOutcome, CreateAccountOptions, DeliverCharge, Ledger, LedgerEntry, LedgerEntryKind, TokenIdentity,
 } from './ledger.js';
+import { loadSqlite } from './loadSqlite.js';
 import { migrate } from './sqliteSchema.js';
 import { generateToken, hashesEqual, hashToken, isWellFormedToken, randomId } from './tokens.js';
 import { assertNonEmptyString, assertNonNegativeInteger, assertOptionalString } from './validate.js';
@@ -65,6 +65,7 @@ export class SqliteLedger implements Ledger {
     assertNonEmptyString('path', options.path, 4096);
     const busyTimeout = options.busyTimeout ?? 5000;
     assertNonNegativeInteger('busyTimeout', busyTimeout);
+    const Database = loadSqlite('SqliteLedger');
     this.#db = new Database(options.path);
     try {
       // The busy timeout comes first: switching to WAL and migrating may have to wait for another process.
@@ -255,7 +256,7 @@ function translateBusy<T>(work: () => T): T {
     return work();
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    if (error instanceof Database.SqliteError && typeof code === 'string' && code.startsWith('SQLITE_BUSY')) {
+    if (error instanceof loadSqlite('SqliteLedger').SqliteError && typeof code === 'string' && code.startsWith('SQLITE_BUSY')) {
       throw new LedgerBusyError({ cause: error });
     }
     throw error;

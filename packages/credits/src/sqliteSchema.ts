@@ -1,8 +1,8 @@
 import type { Database } from 'better-sqlite3';
 import { SchemaVersionError } from './errors.js';
+import { SCHEMA_VERSION } from './sqliteSchemaVersion.js';
 
-/** Schema version stored in `PRAGMA user_version`; bump it, and add a step to `migrate`, when the schema changes. */
-export const SCHEMA_VERSION = 1;
+export { SCHEMA_VERSION };
 
 // STRICT tables make SQLite reject a value of the wrong type instead of storing it; the CHECK constraints
 // repeat, in the database, the rules the code keeps, so that no bug and no other client can write a negative

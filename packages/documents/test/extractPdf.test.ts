@@ -103,7 +103,7 @@ describe('extractPdf', () => {
   });
 
   // Found by the fuzzer (scripts/fuzz): pdf.js prefetched the page tree's kids and left the promise of one whose
-  // xref entry is broken unhandled, an unhandled rejection in the server's process (patches/pdfjs-dist@5.6.205.patch).
+  // xref entry is broken unhandled, an unhandled rejection in the server's process (fixed in src/pdf/pdfjs.ts).
   it('leaves no unhandled rejection behind on a page tree whose kid has a broken xref entry', async () => {
     const bytes = Buffer.from(fixture('hostile/many-pages.pdf'));
     expect(bytes.toString('latin1', 221_480, 221_487)).toBe('4 0 obj'); // object 1924, a page

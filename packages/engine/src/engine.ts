@@ -16,6 +16,8 @@ import type { AnalysisRunner } from './pool/analysisRunner.js';
 import { withAiTextCalibration } from './pool/calibratedRunner.js';
 import { lazyServices } from './services.js';
 import type { AnalysisOffload } from './offload.js';
+import type { FeatureId, FeatureRequest, FeatureResult, RunResult } from './featureTypes.js';
+import { warmUpFeatures } from './warmUp.js';
 import type { EngineServices, EngineServicesOptions } from './services.js';
 
 export interface EngineOptions {
@@ -104,17 +106,17 @@ export interface AnalyseOptions {
   inputs?: HandedInputs | undefined;
 }
 
-/** A metered result: the result object, and what it cost. */
-export interface ExecuteOutcome {
-  result: Record<string, unknown>;
+/** A metered result: the result object, and what it cost. Typed per feature for the built-in ids. */
+export interface ExecuteOutcome<Result extends object = Record<string, unknown>> {
+  result: Result;
   accountId: string;
   creditsUsed: number;
   creditsRemaining: number;
 }
 
-/** An unmetered result (`run`): the result object carries what it would cost, and no balance. */
-export interface RunOutcome {
-  result: Record<string, unknown>;
+/** An unmetered result (`run`): the result object carries what it would cost, and no balance. Typed per feature for the built-in ids. */
+export interface RunOutcome<Result extends object = Record<string, unknown>> {
+  result: Result;
   creditsUsed: number;
 }
 
@@ -195,7 +197,21 @@ export class Engine {
     return found.accountId;
   }
 
+  /**
+   * Loads ahead what the given features need on their first request (models, native modules, the analysis pool's
+   * threads), by running each once on a small built-in input; a server calls it before it takes traffic. Without
+   * it every feature loads on first use. Unknown ids are refused; features that are not built in are skipped.
+   * @default every registered feature
+   */
+  async warmUp(features?: readonly string[]): Promise<void> {
+    const ids = features ?? this.features.list().map((feature) => feature.id);
+    for (const id of ids) this.feature(id);
+    await warmUpFeatures(ids, (id, body) => this.analyse(id, body));
+  }
+
   /** Runs a metered request for the account that owns `token`. Throws {@link ApiError}. */
+  execute<Id extends FeatureId>(featureId: Id, body: FeatureRequest<Id>, options?: ExecuteOptions): Promise<ExecuteOutcome<FeatureResult<Id>>>;
+  execute(featureId: string, body: unknown, options?: ExecuteOptions): Promise<ExecuteOutcome>;
   async execute(featureId: string, body: unknown, options: ExecuteOptions = {}): Promise<ExecuteOutcome> {
     const feature = this.feature(featureId);
     const ledger = this.ledger;
@@ -251,6 +267,8 @@ export class Engine {
    * Runs a request without an account (the CLI's feature commands, embedding). The result carries the credits
    * the request would cost and no balance.
    */
+  run<Id extends FeatureId>(featureId: Id, body: FeatureRequest<Id>, options?: { signal?: AbortSignal }): Promise<RunOutcome<RunResult<Id>>>;
+  run(featureId: string, body: unknown, options?: { signal?: AbortSignal }): Promise<RunOutcome>;
   async run(featureId: string, body: unknown, options: { signal?: AbortSignal } = {}): Promise<RunOutcome> {
     const feature = this.feature(featureId);
     try {

@@ -1,5 +1,6 @@
 export { analysisMode, Engine } from './engine.js';
 export type { AnalyseOptions, AnalysisOptions, EngineOptions, ExecuteOptions, ExecuteOutcome, RunOutcome } from './engine.js';
+export type { FeatureId, FeatureRequest, FeatureResult, FeatureTypes, RunResult } from './featureTypes.js';
 export type { AnalysisOffload, OffloadOptions } from './offload.js';
 export { AnalysisPool, analysisWorkerFilename, DEFAULT_MAX_QUEUE, defaultAnalysisThreads, sharedAnalysisPool } from './pool/analysisPool.js';
 export type { AnalysisPoolOptions } from './pool/analysisPool.js';

@@ -35,7 +35,7 @@ export type { ClaimJudgement, EntailmentModelVersion, JudgeClaimOptions, ScoredE
 export { hasCue, isFirstPerson, isNegated, isOpinion, LANGUAGE_CUES, languageCues } from './languageCues.js';
 export type { LanguageCues } from './languageCues.js';
 export { loadNeuralEntailment } from './neuralEntailment.js';
-export type { NeuralEntailmentModel, NeuralEntailmentPair } from './neuralEntailment.js';
+export type { NeuralEntailmentModel, NeuralEntailmentPair, OnnxSessionRunner } from './neuralEntailment.js';
 export { FACT_CHECK_LANGUAGES, isFactCheckLanguage } from './languages.js';
 export type { FactCheckLanguage } from './languages.js';
 export { loadModel, modelPath } from './onnxModel.js';

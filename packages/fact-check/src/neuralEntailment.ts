@@ -1,4 +1,5 @@
-import * as ort from 'onnxruntime-node';
+import type * as ort from 'onnxruntime-common';
+import { onnxRuntime } from './onnxRuntime.js';
 import { ENTAILMENT_FEATURE_COUNT } from './entailmentFeatures.js';
 import { encodeTokens, MAX_CLAIM_TOKENS, MAX_EVIDENCE_TOKENS, TOKEN_INPUT_WIDTH } from './entailmentTokens.js';
 import { ModelLoadError } from './errors.js';
@@ -20,7 +21,15 @@ export interface NeuralEntailmentModel {
   /** [p(entailment), p(neutral), p(contradiction)] per pair. */
   run(pairs: readonly NeuralEntailmentPair[], vectors: WordVectors): Promise<Float32Array[]>;
   /** The raw session, for tests that feed the model card's fixed tensors. */
-  readonly session: ort.InferenceSession;
+  readonly session: OnnxSessionRunner;
+}
+
+/**
+ * What is exposed of the onnxruntime session, declared here because onnxruntime-common's own declarations need the
+ * DOM library, which a Node project's strict build does not have.
+ */
+export interface OnnxSessionRunner {
+  run(feeds: Record<string, unknown>): Promise<Record<string, { readonly data: unknown; readonly dims: readonly number[] }>>;
 }
 
 let loading: Promise<NeuralEntailmentModel> | undefined;
@@ -39,7 +48,7 @@ export function loadNeuralEntailment(): Promise<NeuralEntailmentModel> {
 async function create(): Promise<NeuralEntailmentModel> {
   let session: ort.InferenceSession;
   try {
-    session = await ort.InferenceSession.create(modelPath('entailment-neural'), { intraOpNumThreads: 1, interOpNumThreads: 1 });
+    session = await onnxRuntime().InferenceSession.create(modelPath('entailment-neural'), { intraOpNumThreads: 1, interOpNumThreads: 1 });
   } catch (error) {
     throw new ModelLoadError('entailment-neural', error);
   }
@@ -66,11 +75,11 @@ async function create(): Promise<NeuralEntailmentModel> {
         features.set(pair.features, i * ENTAILMENT_FEATURE_COUNT);
       });
       const output = await session.run({
-        evidence: new ort.Tensor('float32', evidence, [batch, evidenceLength, TOKEN_INPUT_WIDTH]),
-        evidence_mask: new ort.Tensor('float32', evidenceMask, [batch, evidenceLength]),
-        claim: new ort.Tensor('float32', claim, [batch, claimLength, TOKEN_INPUT_WIDTH]),
-        claim_mask: new ort.Tensor('float32', claimMask, [batch, claimLength]),
-        features: new ort.Tensor('float32', features, [batch, ENTAILMENT_FEATURE_COUNT]),
+        evidence: new (onnxRuntime().Tensor)('float32', evidence, [batch, evidenceLength, TOKEN_INPUT_WIDTH]),
+        evidence_mask: new (onnxRuntime().Tensor)('float32', evidenceMask, [batch, evidenceLength]),
+        claim: new (onnxRuntime().Tensor)('float32', claim, [batch, claimLength, TOKEN_INPUT_WIDTH]),
+        claim_mask: new (onnxRuntime().Tensor)('float32', claimMask, [batch, claimLength]),
+        features: new (onnxRuntime().Tensor)('float32', features, [batch, ENTAILMENT_FEATURE_COUNT]),
       });
       const probabilities = output.probabilities;
       if (!probabilities) throw new ModelLoadError('entailment-neural', new Error('no "probabilities" output'));

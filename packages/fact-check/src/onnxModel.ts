@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import * as ort from 'onnxruntime-node';
+import type * as ort from 'onnxruntime-common';
+import { onnxRuntime } from './onnxRuntime.js';
 import { ModelLoadError } from './errors.js';
 
 /** The bundled models, each `models/<name>.onnx` with `models/<name>.card.json`. */
@@ -33,7 +34,7 @@ export function loadModel(name: BundledModel): Promise<ProbabilityModel> {
 async function create(name: BundledModel): Promise<ProbabilityModel> {
   let session: ort.InferenceSession;
   try {
-    session = await ort.InferenceSession.create(modelPath(name), { intraOpNumThreads: 1, interOpNumThreads: 1 });
+    session = await onnxRuntime().InferenceSession.create(modelPath(name), { intraOpNumThreads: 1, interOpNumThreads: 1 });
   } catch (error) {
     throw new ModelLoadError(name, error);
   }
@@ -43,7 +44,7 @@ async function create(name: BundledModel): Promise<ProbabilityModel> {
       if (rows.length === 0) return [];
       const input = new Float32Array(rows.length * width);
       rows.forEach((row, i) => input.set(row, i * width));
-      const output = await session.run({ features: new ort.Tensor('float32', input, [rows.length, width]) });
+      const output = await session.run({ features: new (onnxRuntime().Tensor)('float32', input, [rows.length, width]) });
       const probabilities = output.probabilities;
       if (!probabilities) throw new ModelLoadError(name, new Error('no "probabilities" output'));
       const data = probabilities.data as Float32Array;

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
 import { entailmentFeatures } from '../src/entailmentFeatures.js';
 import { alignPair } from '../src/alignPair.js';
@@ -9,6 +8,9 @@ import { judgeClaim } from '../src/judgeClaim.js';
 import { loadNeuralEntailment } from '../src/neuralEntailment.js';
 import { modelPath } from '../src/onnxModel.js';
 import { loadWordVectors } from '../src/wordVectors.js';
+import { onnxRuntime } from '../src/onnxRuntime.js';
+
+const ort = onnxRuntime();
 
 interface NeuralCard {
   version: string;
@@ -64,7 +66,7 @@ describe('encodeTokens', () => {
 describe('entailment 2.0 model', () => {
   it('gives the outputs the torch export recorded in its card for the fixed inputs', async () => {
     const model = await loadNeuralEntailment();
-    const feeds: Record<string, ort.Tensor> = {};
+    const feeds: Record<string, InstanceType<typeof ort.Tensor>> = {};
     for (const [name, values] of Object.entries(card.fixedInputs)) feeds[name] = new ort.Tensor('float32', flat(values), shape(values));
     const output = await model.session.run(feeds);
     const data = output.probabilities!.data as Float32Array;

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { sharp } from './lazySharp.js';
 import type { OutputInfo } from 'sharp';
 import { ImageDecodeError, ImageTooLargeError, ImageTooSmallError } from './errors.js';
 import type { PixelBuffer } from './types.js';

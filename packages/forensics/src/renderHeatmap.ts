@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { sharp } from './lazySharp.js';
 import { colormapTable } from './colormaps.js';
 import type { ColormapName } from './colormaps.js';
 import type { ForensicMap, PixelBuffer } from './types.js';

@@ -36,3 +36,17 @@ export class ImageMetadataOptionError extends RangeError {
     this.name = 'ImageMetadataOptionError';
   }
 }
+
+/**
+ * The image carries a C2PA manifest store but the C2PA reader cannot load here, so the store was not validated
+ * (reported in the result's `errors` for the `c2pa` part, never as an `invalid` manifest).
+ */
+export class C2paUnavailableError extends Error {
+  readonly code = 'C2PA_UNAVAILABLE' as const;
+
+  constructor(options: { cause: unknown }) {
+    const reason = options.cause instanceof Error ? options.cause.message : String(options.cause);
+    super(`The image carries a C2PA manifest store, but the C2PA reader (@contentauth/c2pa-wasm) cannot load here: ${reason}`, options);
+    this.name = 'C2paUnavailableError';
+  }
+}

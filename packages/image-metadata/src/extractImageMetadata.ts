@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { sharp } from './lazySharp.js';
 import type { Metadata } from 'sharp';
 import { readC2pa, type C2paObject } from './c2pa/readC2pa.js';
 import { ImageInputError, ImageMetadataOptionError } from './errors.js';

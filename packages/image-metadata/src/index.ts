@@ -1,6 +1,6 @@
 export { checkImageInput, extractImageMetadata } from './extractImageMetadata.js';
 export type { CheckedImageInput, DecodedPixels, ExtractImageMetadataOptions, ImageMetadataResult, PartError } from './extractImageMetadata.js';
-export { ImageInputError, ImageMetadataOptionError } from './errors.js';
+export { C2paUnavailableError, ImageInputError, ImageMetadataOptionError } from './errors.js';
 export type { ImageInputErrorReason } from './errors.js';
 export { toImageBytes } from './input/toImageBytes.js';
 export type { ImageInput } from './input/toImageBytes.js';

@@ -1,5 +1,6 @@
 import { checkoutClient } from '@content-analysis/credits';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import type { DocumentStore, StoredDocument } from './documentStore.js';
 import { IndexVersionError, InvalidArgumentError, SharedIndexWriteError } from './errors.js';
 import { migrateIndex, quoteIdentifier, writeLockKey } from './postgresSchema.js';
@@ -124,7 +125,7 @@ export class PostgresDocumentStore implements DocumentStore {
       }
       const max = maxConnections ?? 4;
       if (!Number.isInteger(max) || max < 1) throw new InvalidArgumentError('postgres.maxConnections', 'a positive integer', max);
-      const own = new pg.Pool({ connectionString, max });
+      const own = new (loadPg().Pool)({ connectionString, max });
       // An idle connection the server drops emits 'error' on the pool; the next query opens a new one.
       own.on('error', () => undefined);
       store = new PostgresDocumentStore(own, true, schema);
@@ -274,4 +275,9 @@ export class PostgresDocumentStore implements DocumentStore {
     this.closed = true;
     if (this.ownsPool) await this.pool.end().catch(() => undefined);
   }
+}
+
+/** node-postgres, loaded when a pool is first opened, so that importing the package does not load it. */
+function loadPg(): typeof pg {
+  return createRequire(import.meta.url)('pg') as typeof pg;
 }

@@ -1,4 +1,6 @@
-import Database from 'better-sqlite3';
+import { SqliteUnavailableError } from '@content-analysis/credits';
+import type Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
 import type { DocumentStore, StoredDocument } from './documentStore.js';
 import type { SourceDocument } from './types.js';
 
@@ -47,7 +49,7 @@ export class SqliteDocumentStore implements DocumentStore {
   private readonly statements;
 
   constructor(path: string) {
-    this.db = new Database(path);
+    this.db = new (loadSqlite())(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.exec(SCHEMA);
@@ -114,4 +116,16 @@ export class SqliteDocumentStore implements DocumentStore {
   close(): void {
     if (this.db.open) this.db.close();
   }
+}
+
+let driver: typeof Database | undefined;
+
+/** better-sqlite3 (an optional peer dependency), loaded when the first SQLite store opens. */
+function loadSqlite(): typeof Database {
+  try {
+    driver ??= createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+  } catch (error) {
+    throw new SqliteUnavailableError('SqliteDocumentStore (a plagiarism index with a path)', { cause: error });
+  }
+  return driver;
 }

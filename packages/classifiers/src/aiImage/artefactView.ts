@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { sharp } from '../runtime/lazySharp.js';
 import { InvalidInputError } from '../errors.js';
 import { enlargeToSide, normalisedSquare } from './prepare.js';
 import type { RawRgb } from './prepare.js';

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ModelLoadError } from '../errors.js';
 import { decodeKerasWeights, kerasToOnnx } from './kerasOnnx.js';
 import type { KerasLayer, KerasWeightSpec, TapStatistic } from './kerasOnnx.js';
@@ -45,8 +47,13 @@ export interface BackboneTap {
   stats: readonly TapStatistic[];
 }
 
-/** Folder of the nsfwjs model files (resolved through the package's exported entry points). */
+/**
+ * Folder of the nsfwjs model files: the copy a packed package carries (vendor/nsfwjs, made by
+ * scripts/vendor-nsfwjs.mjs at `prepack`), else the nsfwjs devDependency of the workspace.
+ */
 export function nsfwjsModelsDir(): string {
+  const vendored = fileURLToPath(new URL('../../vendor/nsfwjs/models', import.meta.url));
+  if (existsSync(vendored)) return vendored;
   const require = createRequire(import.meta.url);
   // dist/cjs/models/mobilenet_v2.js → dist/models/
   return join(dirname(require.resolve('nsfwjs/models/mobilenet_v2')), '..', '..', 'models');

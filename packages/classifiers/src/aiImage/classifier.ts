@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as ort from 'onnxruntime-node';
+import type * as ort from 'onnxruntime-common';
+import { onnxRuntime } from '../runtime/onnxRuntime.js';
 import { InvalidInputError, ModelLoadError } from '../errors.js';
 import { BUNDLED_MODELS_DIR } from '../runtime/modelRegistry.js';
 import { checkThreads } from '../runtime/loadModel.js';
@@ -76,7 +77,7 @@ export function createAiImageClassifier(options: AiImageClassifierOptions = {}):
         }
       }
       try {
-        const session = await ort.InferenceSession.create(path, { intraOpNumThreads: 1, interOpNumThreads: 1 });
+        const session = await onnxRuntime().InferenceSession.create(path, { intraOpNumThreads: 1, interOpNumThreads: 1 });
         return { card, session };
       } catch (error) {
         throw new ModelLoadError(path, error instanceof Error ? error.message : String(error), { cause: error });
@@ -99,7 +100,7 @@ export function createAiImageClassifier(options: AiImageClassifierOptions = {}):
         at += end - start;
       }
       if (at !== card.feature_count) throw new ModelLoadError(card.file, `card lists ${at} of ${card.feature_count} features`);
-      const result = await session.run({ [card.input]: new ort.Tensor('float32', x, [1, card.feature_count]) });
+      const result = await session.run({ [card.input]: new (onnxRuntime().Tensor)('float32', x, [1, card.feature_count]) });
       const p = (result[card.output]!.data as Float32Array)[0]!;
       return classification(version, p);
     },

@@ -1,4 +1,5 @@
-import * as ort from 'onnxruntime-node';
+import type * as ort from 'onnxruntime-common';
+import { onnxRuntime } from '../runtime/onnxRuntime.js';
 import { ModelLoadError } from '../errors.js';
 import { cachedPromise } from '../runtime/promiseCache.js';
 import { BACKBONES, backboneOnnx } from './backbones.js';
@@ -96,7 +97,7 @@ export class FeatureExtractor {
     const plane = 3 * size * size;
     const batch = new Float32Array(views.length * plane);
     views.forEach((view, i) => batch.set(toPlanar(view, size), i * plane));
-    const result = await session.run({ image: new ort.Tensor('float32', batch, [views.length, 3, size, size]) });
+    const result = await session.run({ image: new (onnxRuntime().Tensor)('float32', batch, [views.length, 3, size, size]) });
     const data = result['features']!.data as Float32Array;
     const width = data.length / views.length;
     return views.map((_, i) => data.slice(i * width, (i + 1) * width));
@@ -105,7 +106,7 @@ export class FeatureExtractor {
   private session(name: BackboneName): Promise<ort.InferenceSession> {
     return cachedPromise(this.sessions, name, async () => {
       try {
-        return await ort.InferenceSession.create(backboneOnnx(name, FEATURE_BLOCKS[name].taps), {
+        return await onnxRuntime().InferenceSession.create(backboneOnnx(name, FEATURE_BLOCKS[name].taps), {
           intraOpNumThreads: this.threads,
           interOpNumThreads: 1,
           executionMode: 'sequential',

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { sharp } from '../runtime/lazySharp.js';
 import type { OutputInfo } from 'sharp';
 import { InvalidInputError } from '../errors.js';
 

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import * as ort from 'onnxruntime-node';
+import type * as ort from 'onnxruntime-common';
+import { onnxRuntime } from '../runtime/onnxRuntime.js';
 import { ModelLoadError } from '../errors.js';
 
 /**
@@ -78,7 +79,7 @@ export class CharLm {
     const key = `${path}|${threads}`;
     let loaded = sessions.get(key);
     if (loaded === undefined) {
-      loaded = ort.InferenceSession.create(path, {
+      loaded = onnxRuntime().InferenceSession.create(path, {
         intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all',
       }).then(
         (session) => new CharLm(session, card),
@@ -121,7 +122,7 @@ export class CharLm {
       }
     });
     const result = await this.session.run({
-      [this.card.input]: new ort.Tensor('int64', ids, [picked.length, steps]),
+      [this.card.input]: new (onnxRuntime().Tensor)('int64', ids, [picked.length, steps]),
     });
     const stats = result[this.card.output]?.data as Float32Array | undefined;
     if (stats === undefined) throw new ModelLoadError(this.card.file, `no output named ${this.card.output}`);

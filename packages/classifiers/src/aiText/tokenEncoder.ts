@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import * as ort from 'onnxruntime-node';
+import { onnxRuntime } from '../runtime/onnxRuntime.js';
+import type { OnnxSessionRunner } from '../runtime/onnxSession.js';
 import { ModelLoadError } from '../errors.js';
 import { readChecked } from '../runtime/readChecked.js';
 import { lowerBound } from './words.js';
@@ -36,7 +37,7 @@ const sessions = new Map<string, Promise<TokenEncoder>>();
  */
 export class TokenEncoder {
   /** Use `TokenEncoder.load`, which checks the file and shares the session. */
-  constructor(private readonly session: ort.InferenceSession, readonly card: TokenEncoderCard) {}
+  constructor(private readonly session: OnnxSessionRunner, readonly card: TokenEncoderCard) {}
 
   /** Loads (once per folder and thread count) the encoder a model card's `encoder` section names. */
   static load(folder: string, card: TokenEncoderCard, threads = 1): Promise<TokenEncoder> {
@@ -59,7 +60,7 @@ export class TokenEncoder {
     const sums = new Float64Array((n + 1) * channels);
     if (n > 0) {
       const result = await this.session.run({
-        [this.card.input]: new ort.Tensor('int64', tokenRows(tokens.hashes), [n, 2]),
+        [this.card.input]: new (onnxRuntime().Tensor)('int64', tokenRows(tokens.hashes), [n, 2]),
       });
       const features = result[this.card.output]?.data as Float32Array | undefined;
       if (features === undefined || features.length !== n * channels) {
@@ -95,7 +96,7 @@ async function openEncoder(folder: string, path: string, card: TokenEncoderCard,
   }
   const bytes = await readChecked(folder, path, card.sha256);
   try {
-    const session = await ort.InferenceSession.create(bytes, {
+    const session = await onnxRuntime().InferenceSession.create(bytes, {
       intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all',
     });
     return new TokenEncoder(session, card);

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import * as ort from 'onnxruntime-node';
+import type * as ort from 'onnxruntime-common';
+import { onnxRuntime } from './onnxRuntime.js';
 import { InvalidInputError, ModelLoadError } from '../errors.js';
 import type { ModelCard } from './modelCard.js';
 import { cachedPromise } from './promiseCache.js';
@@ -54,7 +55,7 @@ async function createModel(entry: ModelEntry, threads: number): Promise<LoadedMo
   const path = join(entry.folder, entry.card.file);
   let session: ort.InferenceSession;
   try {
-    session = await ort.InferenceSession.create(path, {
+    session = await onnxRuntime().InferenceSession.create(path, {
       intraOpNumThreads: threads,
       interOpNumThreads: 1,
       executionMode: 'sequential',
@@ -72,7 +73,7 @@ async function createModel(entry: ModelEntry, threads: number): Promise<LoadedMo
       if (input.length !== rows * width) {
         throw new InvalidInputError('input', `${rows} x ${width} values`, input.length);
       }
-      const result = await session.run({ [inputName]: new ort.Tensor('float32', input, [rows, width]) });
+      const result = await session.run({ [inputName]: new (onnxRuntime().Tensor)('float32', input, [rows, width]) });
       const output = result[outputName];
       if (output === undefined) throw new ModelLoadError(path, `no output named ${outputName}`);
       return output.data as Float32Array;

@@ -13,10 +13,11 @@ interface WordExtractorInstance {
   extract(source: Buffer): Promise<WordDocumentParts>;
 }
 
-const require = createRequire(import.meta.url);
-const WordExtractor = require('word-extractor') as new () => WordExtractorInstance;
+let WordExtractor: (new () => WordExtractorInstance) | undefined;
 
 /** Reads a legacy Word (OLE2 compound file) document from memory with word-extractor. */
 export function readWordDocument(bytes: Buffer): Promise<WordDocumentParts> {
+  // Required on the first document, not when the package is imported.
+  WordExtractor ??= createRequire(import.meta.url)('word-extractor') as new () => WordExtractorInstance;
   return new WordExtractor().extract(bytes);
 }

@@ -1,5 +1,5 @@
-import mammoth from 'mammoth';
 import { DocumentError } from '../errors.js';
+import { mammoth } from '../lazyModules.js';
 import { resolveExtractOptions } from '../options.js';
 import type { ExtractOptions } from '../options.js';
 import { buildText, checkParagraphCount } from '../textBuilder.js';
@@ -40,8 +40,8 @@ export async function extractDocx(bytes: Uint8Array, options: ExtractOptions = {
   checkDocxBudget(entries, limits);
   let html: string;
   try {
-    const result = await mammoth.convertToHtml({ buffer: writeStoredZip(entries) }, {
-      convertImage: mammoth.images.imgElement(async () => ({ src: '' })),
+    const result = await mammoth().convertToHtml({ buffer: writeStoredZip(entries) }, {
+      convertImage: mammoth().images.imgElement(async () => ({ src: '' })),
       externalFileAccess: false,
       ignoreEmptyParagraphs: true,
     });

@@ -1,4 +1,4 @@
-import { parseHTML } from 'linkedom';
+import { linkedom } from '../lazyModules.js';
 
 // The package compiles without the DOM library: the few DOM members used here are typed by hand.
 
@@ -40,8 +40,8 @@ export const TEXT_NODE = 3;
  * (and `body` empty).
  */
 export function parseDocument(html: string): DomDocument {
-  const document = parseHTML(html).document as unknown as { documentElement: DomElement | null };
+  const document = linkedom().parseHTML(html).document as unknown as { documentElement: DomElement | null };
   if (document.documentElement?.tagName === 'HTML') return document as DomDocument;
   const content = html.replace(/^\s*<!doctype[^>]*>/i, '');
-  return parseHTML(`<!DOCTYPE html><html><head></head><body>${content}</body></html>`).document as unknown as DomDocument;
+  return linkedom().parseHTML(`<!DOCTYPE html><html><head></head><body>${content}</body></html>`).document as unknown as DomDocument;
 }

@@ -1,5 +1,5 @@
-import { Readability } from '@mozilla/readability';
 import { DocumentError } from '../errors.js';
+import { readability } from '../lazyModules.js';
 import { positiveInteger } from '../options.js';
 import { buildText } from '../textBuilder.js';
 import type { ExtractedText } from '../types.js';
@@ -46,7 +46,7 @@ export function extractHtml(bytes: Uint8Array | string, options: ExtractHtmlOpti
   for (const overlay of Array.from(document.querySelectorAll(OVERLAYS))) {
     if (overlay.tagName !== 'BODY' && overlay.tagName !== 'HTML') overlay.remove();
   }
-  const article = new Readability<DomNode>(document as never, { serializer: (node) => node as unknown as DomNode }).parse();
+  const article = new (readability().Readability<DomNode>)(document as never, { serializer: (node) => node as unknown as DomNode }).parse();
   const root: DomNode | null | undefined = article?.content ?? bodyOf(document);
   const built = buildText(root ? htmlParagraphs(root) : []);
   if (built.text === '') throw new DocumentError('NO_TEXT', 'The web page has no readable text.');

@@ -1,6 +1,6 @@
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { DocumentError } from '../errors.js';
+import { pdfjs } from './pdfjs.js';
 
 /** An open PDF and the task to destroy when done. */
 export interface OpenPdf {
@@ -37,6 +37,7 @@ export function decodeLimitHits(): number {
  * @throws {DocumentError} `ENCRYPTED` when a password is needed, `CORRUPT` when the file cannot be parsed.
  */
 export async function loadPdf(bytes: Uint8Array): Promise<OpenPdf> {
+  const { getDocument } = await pdfjs();
   const task: PDFDocumentLoadingTask = getDocument({
     data: new Uint8Array(bytes),
     verbosity: 0,

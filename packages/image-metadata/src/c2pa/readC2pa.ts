@@ -1,4 +1,5 @@
-import { Reader } from '@contentauth/c2pa-node';
+import { C2paUnavailableError } from '../errors.js';
+import { c2paReader } from './c2paReader.js';
 import { findC2paStore } from './findC2paStore.js';
 import { stripSecrets, toManifestObject, type C2paManifestObject } from './toManifestObject.js';
 
@@ -36,7 +37,8 @@ export interface ReadC2paOptions {
   verifyTrust?: boolean;
 }
 
-const REMOTE = /must fetch remote manifests from url (\S+)/i;
+const REMOTE = /must fetch remote manifests from url (\S+)|RemoteManifestUrl\("([^"]+)"\)/i;
+const NOT_FOUND = /JumbfNotFound|no JUMBF data found/i;
 /** Success codes the SDK may list in `validation_status`; everything else there is a failure. */
 const NOT_FAILURES = /(\.match|\.validated|\.trusted|\.inside|\.insideValidity|\.notRevoked|\.success)$/;
 
@@ -57,17 +59,27 @@ export async function readC2pa(
       validation_status: [{ code: 'claim.missing', url: location.provenance, explanation: 'XMP provenance points to an embedded manifest store that is absent' }],
     };
   }
-  const settings = {
+  const settings = JSON.stringify({
     verify: { remote_manifest_fetch: false, ocsp_fetch: false, verify_trust: options.verifyTrust ?? false },
-  };
-  let reader: Reader | null;
+  });
+  // Loaded only for a file that has a store; a reader that cannot load is an error, never an `invalid` file.
+  const { WasmReader } = await c2paReader().catch((error: unknown) => {
+    throw new C2paUnavailableError({ cause: error });
+  });
+  let store: Record<string, unknown>;
   try {
-    reader = await Reader.fromAsset({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), mimeType }, settings);
+    const reader = await WasmReader.fromBytes(mimeType, bytes, settings);
+    try {
+      store = JSON.parse(reader.json()) as Record<string, unknown>;
+    } finally {
+      reader.free();
+    }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
+    if (NOT_FOUND.test(message)) return {};
     const remote = REMOTE.exec(message);
     if (remote) {
-      return { manifest_location: 'remote', remote_manifest_url: remote[1]!, validation_state: 'unverified', validation_status: [] };
+      return { manifest_location: 'remote', remote_manifest_url: remote[1] ?? remote[2]!, validation_state: 'unverified', validation_status: [] };
     }
     return {
       manifest_location: 'embedded',
@@ -75,8 +87,6 @@ export async function readC2pa(
       validation_status: [{ code: sdkErrorCode(message), explanation: message }],
     };
   }
-  if (!reader) return {};
-  const store = reader.json() as unknown as Record<string, unknown>;
   const manifests: Record<string, C2paManifestObject> = {};
   const raw = (store['manifests'] ?? {}) as Record<string, Record<string, unknown>>;
   for (const [label, manifest] of Object.entries(raw)) manifests[label] = toManifestObject({ label, ...manifest });
@@ -91,8 +101,8 @@ export async function readC2pa(
     out.active_manifest_label = activeLabel;
   }
   out.manifests = manifests;
-  out.manifest_location = reader.isEmbedded() ? 'embedded' : 'remote';
-  if (!reader.isEmbedded() && reader.remoteUrl()) out.remote_manifest_url = reader.remoteUrl();
+  // Remote manifests are never fetched (the read above fails with their URL), so a store that was read is embedded.
+  out.manifest_location = 'embedded';
   out.validation_state = failures.length === 0 ? 'valid' : 'invalid';
   out.validation_status = failures;
   return out;
