@@ -8,7 +8,8 @@ import { CliError, UsageError } from './errors.js';
 import { forensicsCommand, imageMetadataCommand } from './imageCommands.js';
 import { loadDocuments, servicesFrom } from './collections.js';
 import { assertNotDirectory, readImageInput, readStream, readTextInput } from './inputs.js';
-import { DEFAULT_ACCOUNT, ledgerPath, openLedger, sourcesPath } from './ledgerFile.js';
+import { accountCommand } from './accountCommands.js';
+import { sourcesPath } from './ledgerFile.js';
 import { SourceIndex } from '@content-analysis/plagiarism';
 import { openPostgresIndex, redact, serve, serveStores } from './serve.js';
 import { commandUsage, globalUsage } from './usage.js';
@@ -80,45 +81,6 @@ async function featureCommand(feature: Feature<any, any>, argv: string[], io: Cl
   return 0;
 }
 
-async function accountCommand(command: string, argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandLine(argv, {
-    db: { type: 'string' },
-    account: { type: 'string' },
-    label: { type: 'string' },
-  });
-  const ledger = openLedger(ledgerPath(values.db, io.env));
-  const accountId = values.account ?? DEFAULT_ACCOUNT;
-  const ensureAccount = async () => (await ledger.getAccount(accountId)) ?? ledger.createAccount({ id: accountId });
-  const sub = positionals[0];
-  try {
-    if (command === 'tokens' && sub === 'create') {
-      await ensureAccount();
-      const { token, tokenId } = await ledger.createToken(accountId, values.label);
-      writeJson(io.stdout, { account: accountId, token_id: tokenId, token });
-      io.stderr.write('This token is shown once; only its hash is stored.\n');
-      return 0;
-    }
-    if (command === 'credits' && sub === 'show') {
-      const account = await ledger.getAccount(accountId);
-      if (!account) throw new UsageError(`No account "${accountId}"; \`tokens create\` makes one`);
-      writeJson(io.stdout, { account: account.id, balance: account.balance, history: await ledger.history(accountId, 10) });
-      return 0;
-    }
-    if (command === 'credits' && sub === 'add') {
-      const amount = Number(positionals[1]);
-      if (!Number.isSafeInteger(amount) || amount <= 0) {
-        throw new UsageError(`Expected positive integer for amount but received ${positionals[1] ?? 'nothing'}`);
-      }
-      await ensureAccount();
-      writeJson(io.stdout, { account: accountId, balance: await ledger.topUp(accountId, amount, 'top-up (cli)') });
-      return 0;
-    }
-  } finally {
-    await ledger.close();
-  }
-  throw new UsageError(sub === undefined ? `${command}: missing subcommand` : `Unknown command: ${command} ${sub}`);
-}
-
 async function indexCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandLine(argv, {
     index: { type: 'string' }, database: { type: 'string' }, 'database-schema': { type: 'string' },
@@ -164,7 +126,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (command === 'serve') return await serve(rest, io);
     if (command === 'worker') return await worker(rest, io);
     if (command === 'calibrate') return await calibrateCommand(rest, io);
-    if (command === 'tokens' || command === 'credits') return await accountCommand(command, rest, io);
+    if (command === 'tokens' || command === 'credits' || command === 'accounts') return await accountCommand(command, rest, io);
     if (command === 'index') return indexCommand(rest, io);
     if (command === 'image-metadata') return await imageMetadataCommand(rest, io.stdout, (m) => new UsageError(m));
     if (command === 'forensics') return await forensicsCommand(rest, io.stdout, (m) => new UsageError(m));

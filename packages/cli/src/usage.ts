@@ -30,7 +30,9 @@ export function globalUsage(engine: Engine): string {
     '  serve [--port 8080] [--host 127.0.0.1]      run the HTTP API and the tool server (embedded SQLite ledger,',
     '        [--database url] [--redis url]          or a PostgreSQL ledger, Redis rate limits and analysis queue shared by several nodes)',
     '  worker --redis url [--concurrency 1]        run the queued analyses of `serve --redis` nodes',
-    '  tokens create [--account id] [--label x]    create an access token (shown once)',
+    '  accounts list | create [id] [--credits n]   list the accounts, or open one (default 2000 credits)',
+    '  tokens create [--account id] [--label x]    create an access token (shown once; stored as a hash)',
+    '  tokens list [--account id] | revoke <id>    list tokens (ids and labels only) or revoke one',
     '  credits show [--account id]                 show an account balance',
     '  credits add <amount> [--account id]         top up an account, as a purchase would',
     '  index add <folder|jsonl> [--index file]     add documents to the persisted plagiarism source index',
@@ -38,12 +40,18 @@ export function globalUsage(engine: Engine): string {
     '        --target-fpr 0.01 [--out profile.json]  (apply with ai-text / serve / worker --calibration profile.json)',
     '  openapi                                     print the OpenAPI 3.1 document',
     '',
-    'Options: --db <file> ledger file (default $CONTENT_ANALYSIS_DB or .data/content-analysis.sqlite);',
+    'Options: --db <file> ledger file (default $CONTENT_ANALYSIS_DB or .data/content-analysis.sqlite), or',
+    '         --database <postgres://…> [--database-schema name] the PostgreSQL ledger (default $CONTENT_ANALYSIS_DATABASE_URL);',
     '         --index <file> plagiarism source index (default $CONTENT_ANALYSIS_SOURCES or .data/sources.sqlite)',
   ].join('\n');
 }
 
 const DB = '  --db <file>     ledger file (default $CONTENT_ANALYSIS_DB or .data/content-analysis.sqlite)';
+const LEDGER = [
+  DB,
+  '  --database <postgres://…>  the PostgreSQL ledger of `serve --database` instead (default $CONTENT_ANALYSIS_DATABASE_URL)',
+  '  --database-schema <name>   its schema (default $CONTENT_ANALYSIS_DATABASE_SCHEMA or public)',
+];
 
 const SERVICE_USAGES: Record<string, string[]> = {
   'image-metadata': [
@@ -108,18 +116,30 @@ const SERVICE_USAGES: Record<string, string[]> = {
     '  --out <file>        where to write the profile (default standard output)',
     '  --version <v>       detector version to calibrate (default the default version)',
   ],
-  tokens: [
-    'Usage: content-analysis tokens create [--account id] [--label x] [--db file]',
+  accounts: [
+    'Usage: content-analysis accounts list [--db file | --database url]',
+    '       content-analysis accounts create [<account-id>] [--credits 2000] [--db file | --database url]',
     '',
-    'Creates an access token for the account (default "default", created with 2000 credits); shown once.',
-    DB,
+    'Lists the accounts with their balances and active tokens, or opens an account (a random acct_… id if none',
+    'is given). Account ids hold no control or format characters (newlines, U+202E) and no surrounding spaces.',
+    ...LEDGER,
+  ],
+  tokens: [
+    'Usage: content-analysis tokens create [--account id] [--label x] [--create-account] [--db file | --database url]',
+    '       content-analysis tokens list [--account id] [--db file | --database url]',
+    '       content-analysis tokens revoke <token-id> [--db file | --database url]',
+    '',
+    'Creates an access token for an account (default "default", opened with 2000 credits on first use); the token',
+    'is shown once and only its hash is stored. Another account must exist (`accounts create`), unless',
+    '--create-account opens it. `list` shows token ids and labels, never tokens; `revoke` takes a token id.',
+    ...LEDGER,
   ],
   credits: [
-    'Usage: content-analysis credits show [--account id] [--db file]',
-    '       content-analysis credits add <amount> [--account id] [--db file]',
+    'Usage: content-analysis credits show [--account id] [--db file | --database url]',
+    '       content-analysis credits add <amount> [--account id] [--db file | --database url]',
     '',
-    'Shows a balance and its last movements, or tops it up by a positive whole number of credits.',
-    DB,
+    'Shows a balance and its last movements, or tops an existing account up by a positive whole number of credits.',
+    ...LEDGER,
   ],
   index: [
     'Usage: content-analysis index add <folder|jsonl> [--index file | --database url [--database-schema name]]',

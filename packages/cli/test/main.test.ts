@@ -181,7 +181,7 @@ describe('usage', () => {
     expect(io.err()).toMatch(/text-compare <first-text> <second-text>/);
   });
 
-  const COMMANDS = ['text-compare', 'ai-text', 'plagiarism', 'fact-check', 'image', 'image-metadata', 'forensics', 'serve', 'worker', 'tokens', 'credits', 'index', 'openapi'];
+  const COMMANDS = ['text-compare', 'ai-text', 'plagiarism', 'fact-check', 'image', 'image-metadata', 'forensics', 'serve', 'worker', 'accounts', 'tokens', 'credits', 'index', 'openapi'];
 
   it.each(COMMANDS)('%s --help and -h print that command\'s usage and exit 0', async (command) => {
     for (const flag of ['--help', '-h']) {

@@ -6,7 +6,7 @@ export {
 export type { CreditCosts } from './costs.js';
 export { DEFAULT_HISTORY_LIMIT, refundUndelivered } from './ledger.js';
 export type {
-  Account, ChargeOutcome, CreateAccountOptions, DeliverCharge, Ledger, LedgerEntry, LedgerEntryKind, TokenIdentity,
+  Account, ChargeOutcome, CreateAccountOptions, DeliverCharge, Ledger, LedgerEntry, LedgerEntryKind, TokenIdentity, TokenInfo,
 } from './ledger.js';
 export { MemoryLedger } from './memoryLedger.js';
 export { SqliteLedger } from './sqliteLedger.js';
@@ -22,3 +22,4 @@ export {
   BalanceLimitError, DuplicateAccountError, LedgerBusyError, LedgerClosedError, SchemaVersionError,
   SqliteUnavailableError, UnknownAccountError, UnknownChargeError,
 } from './errors.js';
+export { assertAccountId } from './validate.js';

@@ -56,6 +56,18 @@ export interface CreateAccountOptions {
   credits?: number;
 }
 
+/** An access token as listed: never the token itself nor its hash. */
+export interface TokenInfo {
+  /** Token id (`tok_…`), what `revokeToken` takes. */
+  id: string;
+  accountId: string;
+  label?: string;
+  /** ISO 8601 time of creation. */
+  createdAt: string;
+  /** ISO 8601 time of revocation, if revoked. */
+  revokedAt?: string;
+}
+
 /** The identity an access token stands for. */
 export interface TokenIdentity {
   accountId: string;
@@ -113,6 +125,10 @@ export interface Ledger {
   authenticate(token: string): Promise<TokenIdentity | undefined>;
   /** Revokes a token; true if it was active, false if it was unknown or already revoked. */
   revokeToken(tokenId: string): Promise<boolean>;
+  /** Every account, oldest first. */
+  listAccounts(): Promise<Account[]>;
+  /** The tokens of one account, or of every account, oldest first; ids and labels only. */
+  listTokens(accountId?: string): Promise<TokenInfo[]>;
   /**
    * The account's charges, refunds and top-ups, newest first, at most `limit` of them (default 100).
    * @throws {UnknownAccountError}

@@ -4,10 +4,10 @@ import {
 } from './errors.js';
 import { DEFAULT_HISTORY_LIMIT, refundUndelivered } from './ledger.js';
 import type {
-  Account, ChargeOutcome, CreateAccountOptions, DeliverCharge, Ledger, LedgerEntry, LedgerEntryKind, TokenIdentity,
+  Account, ChargeOutcome, CreateAccountOptions, DeliverCharge, Ledger, LedgerEntry, LedgerEntryKind, TokenIdentity, TokenInfo,
 } from './ledger.js';
 import { generateToken, hashesEqual, hashToken, isWellFormedToken, randomId } from './tokens.js';
-import { assertNonEmptyString, assertNonNegativeInteger, assertOptionalString } from './validate.js';
+import { assertAccountId, assertNonNegativeInteger, assertOptionalString } from './validate.js';
 
 interface StoredAccount {
   id: string;
@@ -23,6 +23,8 @@ interface StoredToken {
   hash: string;
   label: string | undefined;
   revoked: boolean;
+  createdAt: string;
+  revokedAt?: string;
 }
 
 /**
@@ -41,7 +43,7 @@ export class MemoryLedger implements Ledger {
     this.#open();
     const id = options.id ?? randomId('acct_');
     const credits = options.credits ?? NEW_ACCOUNT_CREDITS;
-    assertNonEmptyString('id', id);
+    assertAccountId('id', id);
     assertNonNegativeInteger('credits', credits);
     if (this.#accounts.has(id)) throw new DuplicateAccountError(id);
     const account: StoredAccount = { id, balance: 0, createdAt: new Date().toISOString(), entries: [] };
@@ -109,7 +111,8 @@ export class MemoryLedger implements Ledger {
     assertOptionalString('label', label);
     this.#account(accountId);
     const token = generateToken();
-    const stored: StoredToken = { id: randomId('tok_'), accountId, hash: hashToken(token), label, revoked: false };
+    const stored: StoredToken = { id: randomId('tok_'), accountId, hash: hashToken(token), label, revoked: false,
+      createdAt: new Date().toISOString() };
     this.#tokensByHash.set(stored.hash, stored);
     this.#tokensById.set(stored.id, stored);
     return { token, tokenId: stored.id };
@@ -129,6 +132,7 @@ export class MemoryLedger implements Ledger {
     const stored = this.#tokensById.get(tokenId);
     if (!stored || stored.revoked) return false;
     stored.revoked = true;
+    stored.revokedAt = new Date().toISOString();
     return true;
   }
 
@@ -137,6 +141,18 @@ export class MemoryLedger implements Ledger {
     assertNonNegativeInteger('limit', limit);
     const { entries } = this.#account(accountId);
     return entries.slice(Math.max(0, entries.length - limit)).reverse().map((entry) => ({ ...entry }));
+  }
+
+  async listAccounts(): Promise<Account[]> {
+    this.#open();
+    return [...this.#accounts.values()].map(({ id, balance, createdAt }) => ({ id, balance, createdAt }));
+  }
+
+  async listTokens(accountId?: string): Promise<TokenInfo[]> {
+    this.#open();
+    return [...this.#tokensById.values()].filter((t) => accountId === undefined || t.accountId === accountId)
+      .map((t) => ({ id: t.id, accountId: t.accountId, createdAt: t.createdAt,
+        ...(t.label === undefined ? {} : { label: t.label }), ...(t.revokedAt === undefined ? {} : { revokedAt: t.revokedAt }) }));
   }
 
   async close(): Promise<void> {

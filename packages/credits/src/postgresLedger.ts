@@ -6,14 +6,14 @@ import {
 } from './errors.js';
 import { DEFAULT_HISTORY_LIMIT } from './ledger.js';
 import type {
-  Account, ChargeOutcome, CreateAccountOptions, DeliverCharge, Ledger, LedgerEntry, LedgerEntryKind, TokenIdentity,
+  Account, ChargeOutcome, CreateAccountOptions, DeliverCharge, Ledger, LedgerEntry, LedgerEntryKind, TokenIdentity, TokenInfo,
 } from './ledger.js';
 import { DeliveryLease, recoverDeliveries } from './postgresDeliveries.js';
 import { checkoutClient } from './postgresMigrations.js';
 import { migrate, quoteIdentifier } from './postgresSchema.js';
 import { generateToken, hashesEqual, hashToken, isWellFormedToken, randomId } from './tokens.js';
 import {
-  assertNonEmptyString, assertNonNegativeInteger, assertOptionalString, assertPositiveInteger,
+  assertAccountId, assertNonEmptyString, assertNonNegativeInteger, assertOptionalString, assertPositiveInteger,
 } from './validate.js';
 
 /** Options of `PostgresLedger`: exactly one of `connectionString` and `pool`. */
@@ -141,7 +141,7 @@ export class PostgresLedger implements Ledger {
     await this.#open();
     const id = options.id ?? randomId('acct_');
     const credits = options.credits ?? NEW_ACCOUNT_CREDITS;
-    assertNonEmptyString('id', id);
+    assertAccountId('id', id);
     assertNonNegativeInteger('credits', credits);
     const { rows } = await this.#pool.query<{ created_at: Date }>(this.#sql.createAccount,
       [id, credits, randomId(PREFIX.topup)]);
@@ -327,6 +327,21 @@ export class PostgresLedger implements Ledger {
     return rows.map(toEntry);
   }
 
+  async listAccounts(): Promise<Account[]> {
+    await this.#open();
+    const { rows } = await this.#pool.query<{ id: string; balance: string; created_at: Date }>(this.#sql.selectAccounts);
+    return rows.map((row) => ({ id: row.id, balance: Number(row.balance), createdAt: row.created_at.toISOString() }));
+  }
+
+  async listTokens(accountId?: string): Promise<TokenInfo[]> {
+    await this.#open();
+    const { rows } = await this.#pool.query<{ id: string; account_id: string; label: string | null; created_at: Date;
+      revoked_at: Date | null }>(this.#sql.selectTokens, [accountId ?? null]);
+    return rows.map((row) => ({ id: row.id, accountId: row.account_id, createdAt: row.created_at.toISOString(),
+      ...(row.label === null ? {} : { label: row.label }),
+      ...(row.revoked_at === null ? {} : { revokedAt: row.revoked_at.toISOString() }) }));
+  }
+
   /**
    * Closes the ledger: later calls throw `LedgerClosedError`. Ends the pool the ledger opened, once its running
    * queries finish; a pool passed in `options.pool` stays open, its owner ends it.
@@ -430,6 +445,9 @@ function statements(schema: string) {
       SELECT $1::text, id, $3::text, $4::text FROM ${accounts} WHERE id = $2::text`,
     selectTokenByHash: `SELECT id, account_id, hash, revoked_at IS NOT NULL AS revoked FROM ${tokens}
       WHERE hash = $1::text`,
+    selectAccounts: `SELECT id, balance, created_at FROM ${accounts} ORDER BY created_at, id`,
+    selectTokens: `SELECT id, account_id, label, created_at, revoked_at FROM ${tokens}
+      WHERE $1::text IS NULL OR account_id = $1::text ORDER BY created_at, id`,
     revokeToken: `UPDATE ${tokens} SET revoked_at = now() WHERE id = $1::text AND revoked_at IS NULL`,
   };
 }

@@ -5,12 +5,12 @@ import {
 } from './errors.js';
 import { DEFAULT_HISTORY_LIMIT, refundUndelivered } from './ledger.js';
 import type {
-  Account, ChargeOutcome, CreateAccountOptions, DeliverCharge, Ledger, LedgerEntry, LedgerEntryKind, TokenIdentity,
+  Account, ChargeOutcome, CreateAccountOptions, DeliverCharge, Ledger, LedgerEntry, LedgerEntryKind, TokenIdentity, TokenInfo,
 } from './ledger.js';
 import { loadSqlite } from './loadSqlite.js';
 import { migrate } from './sqliteSchema.js';
 import { generateToken, hashesEqual, hashToken, isWellFormedToken, randomId } from './tokens.js';
-import { assertNonEmptyString, assertNonNegativeInteger, assertOptionalString } from './validate.js';
+import { assertAccountId, assertNonEmptyString, assertNonNegativeInteger, assertOptionalString } from './validate.js';
 
 /** Options of `SqliteLedger`. */
 export interface SqliteLedgerOptions {
@@ -29,6 +29,15 @@ interface EntryRow {
   id: string; account_id: string; kind: LedgerEntryKind; amount: number; balance_after: number;
   memo: string | null; created_at: string; refund_of: string | null;
 }
+interface TokenListRow { id: string; account_id: string; label: string | null; created_at: string; revoked_at: string | null }
+
+function toTokenInfo(row: TokenListRow): TokenInfo {
+  const info: TokenInfo = { id: row.id, accountId: row.account_id, createdAt: row.created_at };
+  if (row.label !== null) info.label = row.label;
+  if (row.revoked_at !== null) info.revokedAt = row.revoked_at;
+  return info;
+}
+
 interface TokenRow { id: string; account_id: string; hash: string; revoked_at: string | null }
 
 const ENTRY_COLUMNS = 'id, account_id, kind, amount, balance_after, memo, created_at, refund_of';
@@ -86,7 +95,7 @@ export class SqliteLedger implements Ledger {
     this.#open();
     const id = options.id ?? randomId('acct_');
     const credits = options.credits ?? NEW_ACCOUNT_CREDITS;
-    assertNonEmptyString('id', id);
+    assertAccountId('id', id);
     assertNonNegativeInteger('credits', credits);
     return translateBusy(() => this.#tx.createAccount.immediate(id, credits, new Date().toISOString()));
   }
@@ -155,6 +164,19 @@ export class SqliteLedger implements Ledger {
     assertNonNegativeInteger('limit', limit);
     // One read transaction, so the account check and the entries see the same snapshot.
     return translateBusy(() => this.#tx.history.deferred(accountId, limit));
+  }
+
+  async listAccounts(): Promise<Account[]> {
+    this.#open();
+    const rows = translateBusy(() => this.#sql.selectAccounts.all() as AccountRow[]);
+    return rows.map((row) => ({ id: row.id, balance: row.balance, createdAt: row.created_at }));
+  }
+
+  async listTokens(accountId?: string): Promise<TokenInfo[]> {
+    this.#open();
+    const rows = translateBusy(() => (accountId === undefined ? this.#sql.selectTokens.all()
+      : this.#sql.selectTokensOf.all(accountId)) as TokenListRow[]);
+    return rows.map(toTokenInfo);
   }
 
   async close(): Promise<void> {
@@ -246,6 +268,9 @@ function prepare(db: SqliteDatabase) {
     selectHistory: statement(`SELECT ${ENTRY_COLUMNS} FROM entries WHERE account_id = ? ORDER BY seq DESC LIMIT ?`),
     insertToken: statement('INSERT INTO tokens (id, account_id, hash, label, created_at) VALUES (?, ?, ?, ?, ?)'),
     selectTokenByHash: statement('SELECT id, account_id, hash, revoked_at FROM tokens WHERE hash = ?'),
+    selectAccounts: statement('SELECT id, balance, created_at FROM accounts ORDER BY created_at, id'),
+    selectTokens: statement('SELECT id, account_id, label, created_at, revoked_at FROM tokens ORDER BY created_at, id'),
+    selectTokensOf: statement('SELECT id, account_id, label, created_at, revoked_at FROM tokens WHERE account_id = ? ORDER BY created_at, id'),
     revokeToken: statement('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
   };
 }

@@ -38,3 +38,27 @@ export function assertOptionalString(
       describe(value));
   }
 }
+
+/**
+ * Characters an account id may not hold: control characters (a newline forges a second log line), format
+ * characters (U+202E and the other bidirectional overrides reorder what an operator reads; zero-width characters
+ * make two ids look alike) and line or paragraph separators.
+ */
+const FORBIDDEN_IN_ACCOUNT_ID = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
+/**
+ * Throws a `TypeError` unless `value` is an account id: a non-empty string of at most 256 characters, no control,
+ * format or separator characters, and no leading or trailing white space.
+ */
+export function assertAccountId(name: string, value: unknown): asserts value is string {
+  assertNonEmptyString(name, value);
+  const bad = FORBIDDEN_IN_ACCOUNT_ID.exec(value);
+  if (bad) {
+    const codePoint = `U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+    throw new TypeError(`Expected account id without control or format characters for ${name} but received ` +
+      `${describe(value)} (${codePoint} at ${bad.index})`);
+  }
+  if (value.trim() !== value) {
+    throw new TypeError(`Expected account id without leading or trailing white space for ${name} but received ${describe(value)}`);
+  }
+}

@@ -54,6 +54,25 @@ export function describeLedgerContract(name: string, factory: () => Ledger | Pro
           'Expected non-negative integer for credits but received -1 of type number');
       });
 
+      it('refuses account ids with control, format or separator characters, or surrounding white space', async () => {
+        for (const id of ['ops\nadmin', 'ops\u202Etxt.exe', 'ops\u200Bteam', 'tab\there', ' ops', 'ops ', 'a\u2028b', '']) {
+          await expect(ledger.createAccount({ id })).rejects.toBeInstanceOf(TypeError);
+        }
+        await expect(ledger.createAccount({ id: 'ops\u202Etxt' })).rejects.toThrow(/U\+202E at 3/);
+        expect(await ledger.listAccounts()).toEqual([]);
+        expect((await ledger.createAccount({ id: 'équipe ops@example.com' })).id).toBe('équipe ops@example.com');
+      });
+
+      it('lists every account with its balance', async () => {
+        const first = await ledger.createAccount({ id: 'first', credits: 5 });
+        const second = await ledger.createAccount({ id: 'second', credits: 0 });
+        await ledger.charge('first', 2);
+        expect((await ledger.listAccounts()).sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+          { id: 'first', balance: 3, createdAt: first.createdAt },
+          { id: 'second', balance: 0, createdAt: second.createdAt },
+        ]);
+      });
+
       it('returns undefined for an unknown account', async () => {
         expect(await ledger.getAccount('nobody')).toBeUndefined();
       });
@@ -269,6 +288,21 @@ export function describeLedgerContract(name: string, factory: () => Ledger | Pro
     });
 
     describe('tokens', () => {
+      it('lists tokens by id and label, never the token or its hash, with their revocation', async () => {
+        await ledger.createAccount({ id: 'one' });
+        await ledger.createAccount({ id: 'two' });
+        const a = await ledger.createToken('one', 'ci');
+        const b = await ledger.createToken('two');
+        await ledger.revokeToken(b.tokenId);
+        const all = await ledger.listTokens();
+        expect(all.map((t) => t.id).sort()).toEqual([a.tokenId, b.tokenId].sort());
+        expect(await ledger.listTokens('one')).toEqual([{ id: a.tokenId, accountId: 'one', label: 'ci', createdAt: expect.any(String) }]);
+        const [revoked] = await ledger.listTokens('two');
+        expect(Number.isNaN(Date.parse(revoked!.revokedAt!))).toBe(false);
+        expect(JSON.stringify(all)).not.toContain(a.token.slice(3));
+        expect(await ledger.listTokens('nobody')).toEqual([]);
+      });
+
       it('creates a ca_ token of 32 random bytes in base64url', async () => {
         const { id } = await ledger.createAccount();
         const { token, tokenId } = await ledger.createToken(id, 'ci');
