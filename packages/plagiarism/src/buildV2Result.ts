@@ -90,7 +90,7 @@ export function buildV2Result(analysis: PlagiarismAnalysis, options: BuildV2Opti
       totalNumberOfWords: countWords(document.text),
       author: document.author ?? '',
       description: document.description ?? '',
-      publishedDate: document.publishedDate ?? 0,
+      publishedDate: Math.round(document.publishedDate ?? 0),
       source: match.found.provider,
       citation,
       plagiarismFound: passages.map((p) => sequence(text, p.inputStart, p.inputEnd)),

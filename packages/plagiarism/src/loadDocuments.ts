@@ -13,7 +13,7 @@ function optionalString(record: Record<string, unknown>, field: string, where: s
 
 function dateOf(value: unknown, where: string): number | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return Math.round(value);
   if (typeof value === 'string') {
     const ms = Date.parse(value);
     if (Number.isFinite(ms)) return ms;
@@ -136,7 +136,7 @@ export function loadFolderDocuments(folder: string, options: LoadDocumentsOption
       } else if (extname(name) === '.jsonl') {
         documents.push(...parseJsonl(path, read(path, stat)));
       } else if (extname(name) === '.txt' || extname(name) === '.md') {
-        documents.push({ url: relative(folder, path).split(sep).join('/'), title: basename(name, extname(name)), text: read(path, stat), publishedDate: stat.mtimeMs });
+        documents.push({ url: relative(folder, path).split(sep).join('/'), title: basename(name, extname(name)), text: read(path, stat), publishedDate: Math.round(stat.mtimeMs) });
       }
     }
   };

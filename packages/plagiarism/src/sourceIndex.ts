@@ -78,7 +78,11 @@ function validFingerprint(options: Partial<FingerprintOptions> | undefined): Fin
   return fingerprint;
 }
 
-function validateDocument(document: SourceDocument): void {
+/**
+ * Checks a document and returns it with its date as whole milliseconds (a file's `mtimeMs` has a fraction, which
+ * an integer column refuses), so that every store keeps and returns the same value.
+ */
+function validateDocument(document: SourceDocument): SourceDocument {
   if (document === null || typeof document !== 'object') throw new InvalidDocumentError('url', 'an object', document, 'document');
   if (typeof document.url !== 'string' || document.url.length === 0) throw new InvalidDocumentError('url', 'a non-empty string', document.url);
   if (typeof document.text !== 'string') throw new InvalidDocumentError('text', 'a string', document.text);
@@ -86,9 +90,12 @@ function validateDocument(document: SourceDocument): void {
     const value = document[field];
     if (value !== undefined && typeof value !== 'string') throw new InvalidDocumentError(field, 'a string', value);
   }
-  if (document.publishedDate !== undefined && !Number.isFinite(document.publishedDate)) {
-    throw new InvalidDocumentError('publishedDate', 'a finite number of milliseconds', document.publishedDate);
+  const date = document.publishedDate;
+  if (date === undefined) return document;
+  if (typeof date !== 'number' || !Number.isSafeInteger(Math.round(date))) {
+    throw new InvalidDocumentError('publishedDate', 'a finite number of milliseconds', date);
   }
+  return Number.isInteger(date) ? document : { ...document, publishedDate: Math.round(date) };
 }
 
 /**
@@ -204,8 +211,8 @@ export class SourceIndex {
     this.ensureOpen();
     if (this.shared === undefined) return this.addMany(documents);
     const writes: DocumentWrite[] = [];
-    for (const document of documents) {
-      validateDocument(document);
+    for (const given of documents) {
+      const document = validateDocument(given);
       const language = this.languageOf(document);
       const fingerprints = stemHashFingerprints(contentStemHashes(analyzeText(document.text, language, false)), this.fingerprint);
       writes.push({ document, language, fingerprints });
@@ -267,8 +274,8 @@ export class SourceIndex {
     if (this.shared !== undefined) throw new SharedIndexWriteError('addMany');
     let added = 0;
     this.store.transaction(() => {
-      for (const document of documents) {
-        validateDocument(document);
+      for (const given of documents) {
+        const document = validateDocument(given);
         const language = this.languageOf(document);
         const stemHashes = contentStemHashes(analyzeText(document.text, language, false));
         const fingerprints = stemHashFingerprints(stemHashes, this.fingerprint);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -62,8 +62,12 @@ describe('document loaders and providers', () => {
     mkdirSync(join(folder, 'sub'), { recursive: true });
     writeFileSync(join(folder, 'volcano.txt'), VOLCANO);
     writeFileSync(join(folder, 'sub', 'bees.md'), BEES);
+    utimesSync(join(folder, 'volcano.txt'), 1795775943.2931575, 1795775943.2931575);
     const documents = loadFolderDocuments(folder);
     expect(documents.map((d) => d.title).sort()).toEqual(['bees', 'volcano']);
+    // A file time has a fraction of a millisecond; the date is whole milliseconds, what the indexes store.
+    expect(documents.find((d) => d.title === 'volcano')?.publishedDate).toBe(1795775943293);
+    expect(documents.every((d) => Number.isInteger(d.publishedDate))).toBe(true);
     const result = await checkPlagiarism(FILLER + BEES.slice(0, 200), { providers: [new DocumentsSourceProvider(documents, 'folder')] });
     expectExactOffsets(result);
     expect(result.sources[0]).toMatchObject({ title: 'bees', source: 'folder' });

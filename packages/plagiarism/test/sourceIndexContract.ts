@@ -83,6 +83,13 @@ export function describeSourceIndexContract(name: string, open: () => Promise<So
       expect([stems.documents, stems.count('bee'), stems.count('sleep')]).toEqual([1, 0, 1]);
     });
 
+    it('keeps a fractional publishedDate (a file time) as whole milliseconds', async () => {
+      const index = await empty();
+      await index.addAsync({ url: 'https://a.example/t', text: PRESS, publishedDate: 1795775943293.1575 });
+      expect(index.get('https://a.example/t')?.publishedDate).toBe(1795775943293);
+      await expect(index.addAsync({ url: 'u', text: PRESS, publishedDate: 1e300 })).rejects.toThrow(/publishedDate/);
+    });
+
     it('rejects malformed documents naming the field', async () => {
       const index = await empty();
       await expect(index.addAsync({ url: '', text: 'x' })).rejects.toBeInstanceOf(InvalidDocumentError);
