@@ -12,8 +12,9 @@ const COMMIT = '1ae2cb1';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const gitDir = join(process.env.CONTENT_ANALYSIS_MIRRORS ?? '/work/.mirror', 'gowinston-ai+ai-detector-node/repo');
 if (!existsSync(gitDir)) {
-  console.log(`SKIPPED: ${gitDir} not found (fetch github:gowinston-ai/ai-detector-node first)`);
-  process.exit(0);
+  console.error(`NOT BUILT: the SDK repository ${gitDir} is missing (fetch github:gowinston-ai/ai-detector-node first; ` +
+    'the SDK is not on the npm registry)');
+  process.exit(2);
 }
 const out = join(root, '.data/winston-sdk');
 rmSync(out, { recursive: true, force: true });

@@ -9,8 +9,10 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const sdk = new URL('../../.data/winston-sdk/dist/index.js', import.meta.url).pathname;
 if (!existsSync(sdk)) {
-  console.log(`SKIPPED: ${sdk} not found (run node scripts/sdk/build-winston-sdk.mjs)`);
-  process.exit(0);
+  // Not a pass: nothing was checked. Exit 2 (not 0), so that no script or CI step reads this as success.
+  console.error(`NOT RUN: the Winston SDK build ${sdk} is missing; build it with node scripts/sdk/build-winston-sdk.mjs ` +
+    '(it needs the SDK repository, which is not on the npm registry)');
+  process.exit(2);
 }
 const { WinstonAIClient, WinstonAIError } = require(sdk);
 const { Engine, builtinFeatures } = await import('../../packages/engine/dist/index.js');

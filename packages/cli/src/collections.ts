@@ -38,3 +38,22 @@ export function servicesFrom(flags: { sources?: string | undefined; index?: stri
   }
   return services;
 }
+
+/**
+ * Why a CLI run of `featureId` has nothing to compare against (no plagiarism source, no fact-check evidence), or
+ * undefined when it has something: such a run would answer a score of 0 or NOT_ENOUGH_EVIDENCE that reads as a result.
+ */
+export function missingCollection(featureId: string, services: EngineServicesOptions): string | undefined {
+  if (featureId === 'plagiarism' || featureId === 'plagiarism-v1') {
+    const documents = (services.plagiarismIndex?.size ?? 0) + (services.plagiarismProviders?.length ?? 0);
+    if (documents === 0) {
+      return services.plagiarismIndex === undefined ? 'plagiarism: nothing to compare against; give --sources <folder|jsonl> or --index <file>'
+        : 'plagiarism: the index is empty and no --sources were given; `content-analysis index add <folder>` fills it';
+    }
+  }
+  if (featureId === 'fact-checker' && (services.evidenceStore?.documentCount ?? 0) === 0) {
+    return services.evidenceStore === undefined ? 'fact-check: no evidence to check against; give --evidence <folder|jsonl>'
+      : 'fact-check: the --evidence holds no document';
+  }
+  return undefined;
+}

@@ -42,7 +42,21 @@ export function parseCommandLine<O extends Options>(
       if (!hasValue) rewritten.push('-');
     }
   }
-  const { values, positionals } = parseArgs({ args: rewritten, options, allowPositionals: true, strict: true });
+  let parsed: ReturnType<typeof parseArgs<{ options: O; allowPositionals: true }>>;
+  try {
+    parsed = parseArgs({ args: rewritten, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    // Node's own message quotes the option one way and its advice another ('-- "--x"'); ours says it once.
+    const code = (error as { code?: string }).code;
+    const option = /'(-[^']*)'/.exec((error as Error).message)?.[1];
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option !== undefined) {
+      const unknown = new Error(`Unknown option '${option}' (a value starting with - goes after --, as in -- '${option}')`);
+      Object.assign(unknown, { code });
+      throw unknown;
+    }
+    throw error;
+  }
+  const { values, positionals } = parsed;
   const restoredValues = Object.fromEntries(Object.entries(values).map(([key, value]) => [key, restore(value)]));
   return { values: restoredValues as typeof values, positionals: positionals.map((p) => restore(p) as string) };
 }

@@ -21,10 +21,10 @@ function asApiError(error: unknown): never {
 
 /** `image-metadata <file>`: the metadata, exif, c2pa and AI watermark fields of an image, as JSON. */
 export async function imageMetadataCommand(argv: string[], out: Writable, usage: (message: string) => Error): Promise<number> {
-  const { positionals } = parseCommandLine(argv, {});
+  const { values, positionals } = parseCommandLine(argv, { compact: { type: 'boolean' } });
   if (positionals.length !== 1) throw usage(`image-metadata: expected one <image>, received ${positionals.length}`);
   const result = await extractImageMetadata(await readImage(positionals[0]!)).catch(asApiError);
-  out.write(`${JSON.stringify(result, null, 2)}\n`);
+  out.write(`${values.compact ? JSON.stringify(result) : JSON.stringify(result, null, 2)}\n`);
   return 0;
 }
 

@@ -6,7 +6,7 @@ import { calibrateCommand, readCalibrationProfile } from './calibrate.js';
 import { asksForHelp, parseCommandLine } from './commandLine.js';
 import { CliError, UsageError } from './errors.js';
 import { forensicsCommand, imageMetadataCommand } from './imageCommands.js';
-import { loadDocuments, servicesFrom } from './collections.js';
+import { loadDocuments, missingCollection, servicesFrom } from './collections.js';
 import { assertNotDirectory, readImageInput, readStream, readTextInput } from './inputs.js';
 import { accountCommand } from './accountCommands.js';
 import { sourcesPath } from './ledgerFile.js';
@@ -49,7 +49,10 @@ async function featureCommand(feature: Feature<any, any>, argv: string[], io: Cl
     throw new UsageError(`${binding.command}: --calibration applies to ai-text only`);
   }
   const aiTextCalibration = values.calibration === undefined ? undefined : await readCalibrationProfile(values.calibration);
-  const engine = new Engine({ services: servicesFrom(values), ...(aiTextCalibration ? { aiTextCalibration } : {}) });
+  const services = servicesFrom(values);
+  const missing = missingCollection(feature.id, services);
+  if (missing !== undefined) throw new CliError(missing);
+  const engine = new Engine({ services, ...(aiTextCalibration ? { aiTextCalibration } : {}) });
   if (values.jsonl !== undefined) {
     const fromStdin = values.jsonl === '-' || values.jsonl === '';
     if (!fromStdin) await assertNotDirectory(values.jsonl);
@@ -67,8 +70,16 @@ async function featureCommand(feature: Feature<any, any>, argv: string[], io: Cl
     }
     const source = positionals[next++];
     if (source === undefined) throw new UsageError(`${binding.command}: missing <${input.field.replace(/_/g, '-')}> (${input.description})`);
-    if (input.kind === 'image') Object.assign(request, await readImageInput(source, input.field, { stdin: io.stdin }));
-    else request[input.field] = await readTextInput(source, { stdin: io.stdin });
+    const flag = input.field.replace(/_/g, '-');
+    try {
+      if (input.kind === 'image') Object.assign(request, await readImageInput(source, input.field, { stdin: io.stdin }));
+      else request[input.field] = await readTextInput(source, { stdin: io.stdin });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      const hint = input.kind === 'image' ? 'give an image file, an http(s) URL or - for standard input'
+        : `to give the text itself, use --${flag} ${JSON.stringify(source.length > 40 ? `${source.slice(0, 37)}...` : source)}`;
+      throw new CliError(`ENOENT: no such file ${JSON.stringify(source)}; ${hint}`, { cause: error });
+    }
   }
   if (next < positionals.length) throw new UsageError(`${binding.command}: unexpected argument "${positionals[next]}"`);
   for (const option of binding.options ?? []) {

@@ -5,14 +5,17 @@ import { Engine } from '@content-analysis/engine';
 import type { CalibrationProfile } from '@content-analysis/engine';
 import { ForensicsPool } from '@content-analysis/forensics';
 import { SourceIndex } from '@content-analysis/plagiarism';
-import { AnalysisQueue, createApiServer, DEFAULT_QUEUE_PREFIX, listen, RedisRateLimiter } from '@content-analysis/server';
+import { AnalysisQueue, createApiServer, DEFAULT_QUEUE_PREFIX, jsonLog, listen, RedisRateLimiter, ServerMetrics } from '@content-analysis/server';
+import type { JobStores } from '@content-analysis/server';
 import type { RateLimiter } from '@content-analysis/server';
 import { readCalibrationProfile } from './calibrate.js';
 import { servicesFrom } from './collections.js';
 import { parseCommandLine } from './commandLine.js';
 import { CliError, UsageError } from './errors.js';
 import { DEFAULT_ACCOUNT, ledgerPath, openLedger, sourcesPath } from './ledgerFile.js';
+import { jobStoresOf } from './jobStores.js';
 import type { CliIo } from './main.js';
+import { warmFeatures, warmUp } from './warmUp.js';
 
 /** Where `serve` keeps its state: flags first, then the environment, then the embedded defaults. */
 export interface ServeStores {
@@ -73,7 +76,13 @@ function queueTimeoutMs(flag: string | undefined): number {
   return seconds * 1000;
 }
 
-async function openStores(stores: ServeStores, values: { db?: string | undefined; 'queue-timeout'?: string | undefined }, env: NodeJS.ProcessEnv) {
+interface Observability {
+  metrics: ServerMetrics;
+  log: ReturnType<typeof jsonLog>;
+  jobStores: JobStores;
+}
+
+async function openStores(stores: ServeStores, values: { db?: string | undefined; 'queue-timeout'?: string | undefined }, env: NodeJS.ProcessEnv, seen: Observability) {
   let ledger: Ledger;
   let ledgerName: string;
   if (stores.database === undefined) {
@@ -93,7 +102,10 @@ async function openStores(stores: ServeStores, values: { db?: string | undefined
   if (stores.redis !== undefined) {
     try {
       limiter = await RedisRateLimiter.open({ url: stores.redis, keyPrefix: stores.redisPrefix });
-      queue = await AnalysisQueue.open({ url: stores.redis, prefix: stores.queuePrefix, timeoutMs: queueTimeoutMs(values['queue-timeout']) });
+      queue = await AnalysisQueue.open({
+        url: stores.redis, prefix: stores.queuePrefix, timeoutMs: queueTimeoutMs(values['queue-timeout']),
+        stores: seen.jobStores, metrics: seen.metrics, log: seen.log,
+      });
     } catch (error) {
       await limiter?.close?.();
       await ledger.close();
@@ -132,6 +144,8 @@ export async function serve(argv: string[], io: CliIo): Promise<number> {
     port: { type: 'string' },
     host: { type: 'string' },
     'no-tool-server': { type: 'boolean' },
+    'no-warm': { type: 'boolean' },
+    'metrics-token': { type: 'string' },
     index: { type: 'string' },
     sources: { type: 'string' },
     evidence: { type: 'string' },
@@ -143,16 +157,19 @@ export async function serve(argv: string[], io: CliIo): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`Expected port number for --port but received ${values.port}`);
   const host = values.host ?? '127.0.0.1';
   const stores = serveStores(values, io.env);
-  const { ledger, ledgerName, limiter, queue } = await openStores(stores, values, io.env);
-  let sharedIndex: SourceIndex | undefined;
+  const log = jsonLog((line) => io.stderr.write(line));
+  const metrics = new ServerMetrics();
+  const sharedIndex = await openPostgresIndex(stores, values.index, io.env);
+  const indexPath = sharedIndex ? undefined : sourcesPath(values.index, io.env);
+  const jobStores = jobStoresOf({ stores, sharedIndex: sharedIndex !== undefined, indexPath, sources: values.sources, evidence: values.evidence });
+  let opened: Awaited<ReturnType<typeof openStores>>;
   try {
-    sharedIndex = await openPostgresIndex(stores, values.index, io.env);
+    opened = await openStores(stores, values, io.env, { metrics, log, jobStores });
   } catch (error) {
-    await queue?.close();
-    await limiter?.close?.();
-    await ledger.close();
+    await sharedIndex?.closeAsync();
     throw error;
   }
+  const { ledger, ledgerName, limiter, queue } = opened;
   const forensicsPool = new ForensicsPool({ threads: Math.max(1, availableParallelism()) });
   const release = async () => {
     await forensicsPool.close();
@@ -161,20 +178,32 @@ export async function serve(argv: string[], io: CliIo): Promise<number> {
     await limiter?.close?.();
     await ledger.close();
   };
+  let warm = false;
   let server: ReturnType<typeof createApiServer>;
   let address: Awaited<ReturnType<typeof listen>>;
+  let engine: Engine;
   try {
-    const engine = new Engine({
+    engine = new Engine({
       ledger,
       services: {
-        ...servicesFrom({ index: sharedIndex ? undefined : sourcesPath(values.index, io.env), sources: values.sources, evidence: values.evidence }),
+        ...servicesFrom({ index: indexPath, sources: values.sources, evidence: values.evidence }),
         ...(sharedIndex ? { plagiarismIndex: sharedIndex } : {}),
         forensicsPool,
       },
       ...(queue ? { offload: queue } : {}),
       ...(aiTextCalibration ? { aiTextCalibration } : {}),
     });
-    server = createApiServer({ engine, toolServer: values['no-tool-server'] !== true, ...(limiter ? { rateLimit: limiter } : {}) });
+    const metricsToken = values['metrics-token'] ?? (io.env.CONTENT_ANALYSIS_METRICS_TOKEN || undefined);
+    server = createApiServer({
+      engine, toolServer: values['no-tool-server'] !== true, ...(limiter ? { rateLimit: limiter } : {}),
+      requestLog: log, metrics, ...(metricsToken ? { metricsToken } : {}),
+      log: (message, error) => log('error', 'request_failure', { message, ...(error instanceof Error ? { error: error.message, stack: error.stack } : { error: String(error) }) }),
+      ready: async () => ({
+        models: warm,
+        database: await ledger.getAccount(DEFAULT_ACCOUNT).then(() => true, () => false),
+        ...(queue ? { redis: await queue.ping() } : {}),
+      }),
+    });
     address = await listen(server, port, host).catch((error: unknown) => {
       throw listenError(error, host, port);
     });
@@ -184,9 +213,20 @@ export async function serve(argv: string[], io: CliIo): Promise<number> {
   }
   // Only once the port is ours: a start that fails leaves no account behind, so the next one still shows the token.
   await showFirstToken(ledger, io);
+  // The models load before the node says it listens (and before /ready answers 200); /health answers meanwhile.
+  let warmed = '';
+  if (values['no-warm'] !== true) {
+    const started = performance.now();
+    const report = await warmUp(engine!, warmFeatures(engine!, (id) => queue?.accepts(id) ?? false));
+    for (const [feature, outcome] of Object.entries(report)) {
+      if ('error' in outcome) log('warn', 'warm_up_failed', { feature, error: outcome.error });
+    }
+    warmed = `; models warm in ${Math.round(performance.now() - started)} ms`;
+  }
+  warm = true;
   const limits = (stores.redis === undefined ? '' : `; rate limits and the analysis queue in ${redact(stores.redis)}`) +
     (aiTextCalibration === undefined ? '' : `; AI-text scores calibrated by ${values.calibration} (${calibrationSummary(aiTextCalibration)})`);
-  io.stdout.write(`content-analysis listening on ${address.url} (ledger ${ledgerName}${limits}; tool server at ${address.url}/mcp/v1)\n`);
+  io.stdout.write(`content-analysis listening on ${address.url} (ledger ${ledgerName}${limits}; tool server at ${address.url}/mcp/v1${warmed})\n`);
   await new Promise<void>((resolve) => {
     const stop = () => {
       server.close(() => resolve());

@@ -6,7 +6,7 @@ import {
   deleteKeys, dropSchema, freshKeyPrefix, freshSchema, postgresSkipReason, postgresUrl, redisSkipReason, redisUrl,
 } from '../../server/test/services.js';
 import { buildWorkspace } from './build.js';
-import { kill, killAll, startServe, startWorker, storeFreeEnvironment } from './processes.js';
+import { kill, killAll, logEvents, startServe, startWorker, storeFreeEnvironment } from './processes.js';
 import type { ServeNode, WorkerProcess } from './processes.js';
 
 /**
@@ -79,7 +79,7 @@ describe.skipIf(skip !== undefined)('two API nodes and two workers, as processes
     }
   }
 
-  const finishedJobs = (worker: WorkerProcess) => worker.log.filter((line) => / finished$/.test(line)).length;
+  const finishedJobs = (worker: WorkerProcess) => logEvents(worker.log, 'job_finish').length;
 
   /** Resolves once every job a worker started has finished and no worker has logged anything for a second. */
   async function workersIdle(): Promise<void> {
@@ -88,7 +88,7 @@ describe.skipIf(skip !== undefined)('two API nodes and two workers, as processes
       lines = countLines();
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const started = workers.flatMap((w) => w.log.filter((line) => / started: /.test(line))).length;
+    const started = workers.flatMap((w) => logEvents(w.log, 'job_start', 'job_retry')).length;
     expect(workers.map(finishedJobs).reduce((x, y) => x + y)).toBe(started);
   }
   const countLines = () => workers.reduce((n, w) => n + w.log.length, 0);

@@ -39,9 +39,12 @@ export interface ServeNode {
   started: string;
 }
 
-/** Starts `content-analysis serve --port 0 …args` and waits for its address (and its first token, if it prints one). */
-export async function startServe(args: string[], env: NodeJS.ProcessEnv): Promise<ServeNode> {
-  const child = spawnCli(['serve', '--port', '0', ...args], env);
+/**
+ * Starts `content-analysis serve --port 0 …args` and waits for its address (and its first token, if it prints one).
+ * Its models load on first use (`--no-warm`) unless `warm` is set: a warm start costs seconds per process.
+ */
+export async function startServe(args: string[], env: NodeJS.ProcessEnv, options: { warm?: boolean } = {}): Promise<ServeNode> {
+  const child = spawnCli(['serve', '--port', '0', ...(options.warm ? [] : ['--no-warm']), ...args], env);
   let err = '';
   child.stderr.on('data', (chunk) => (err += chunk));
   let token: string | undefined;
@@ -64,9 +67,9 @@ export interface WorkerProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `content-analysis worker …args` and waits until it takes jobs. */
-export async function startWorker(args: string[], env: NodeJS.ProcessEnv): Promise<WorkerProcess> {
-  const child = spawnCli(['worker', ...args], env);
+/** Starts `content-analysis worker …args` and waits until it takes jobs (with `--no-warm` unless `warm` is set). */
+export async function startWorker(args: string[], env: NodeJS.ProcessEnv, options: { warm?: boolean } = {}): Promise<WorkerProcess> {
+  const child = spawnCli(['worker', ...(options.warm ? [] : ['--no-warm']), ...args], env);
   const worker: WorkerProcess = { child, log: [], out: [], exited: exited(child) };
   createInterface({ input: child.stderr }).on('line', (line) => worker.log.push(line));
   const lines = createInterface({ input: child.stdout });
@@ -97,4 +100,21 @@ export async function kill(child: ChildProcessWithoutNullStreams): Promise<void>
 export async function killAll(): Promise<void> {
   await Promise.all([...children].map(kill));
   children.clear();
+}
+
+/** A structured log line of a worker or an API node (see `jsonLog`). */
+export interface LogEvent {
+  event: string;
+  [field: string]: unknown;
+}
+
+/** The structured lines of `lines` whose event is one of `events`. */
+export function logEvents(lines: readonly string[], ...events: string[]): LogEvent[] {
+  const parsed: LogEvent[] = [];
+  for (const line of lines) {
+    if (!line.startsWith('{')) continue;
+    const entry = JSON.parse(line) as LogEvent;
+    if (events.length === 0 || events.includes(entry.event)) parsed.push(entry);
+  }
+  return parsed;
 }

@@ -20,7 +20,7 @@ afterAll(() => {
 
 /** Starts `content-analysis serve` and waits for its first token and its address. */
 async function serve(db: string): Promise<{ child: ChildProcessWithoutNullStreams; url: string; token: string | undefined }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--no-warm', '--db', db], { stdio: ['pipe', 'pipe', 'pipe'] });
   children.push(child);
   let token: string | undefined;
   const lines = createInterface({ input: child.stdout });
@@ -71,7 +71,7 @@ describe('content-analysis serve', () => {
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
     const port = (busy.address() as { port: number }).port;
     try {
-      const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--db', db], { stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--no-warm', '--db', db], { stdio: ['pipe', 'pipe', 'pipe'] });
       children.push(child);
       let out = '';
       let err = '';

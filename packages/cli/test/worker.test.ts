@@ -6,12 +6,16 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { countWords, PostgresLedger } from '@content-analysis/credits';
 import { Engine } from '@content-analysis/engine';
 import { AnalysisQueue, close, createApiServer, listen } from '@content-analysis/server';
+import type { JobStores } from '@content-analysis/server';
+import { jobStoresOf } from '../src/jobStores.js';
+import { sourcesPath } from '../src/ledgerFile.js';
+import { serveStores } from '../src/serve.js';
 import {
   deleteKeys, dropSchema, freshKeyPrefix, freshSchema, postgresSkipReason, postgresUrl, redisSkipReason, redisUrl,
 } from '../../server/test/services.js';
 import { gradientPng } from '../../server/test/testImage.js';
 import { buildWorkspace } from './build.js';
-import { kill, killAll, startWorker as startCliWorker } from './processes.js';
+import { kill, killAll, logEvents, startWorker as startCliWorker } from './processes.js';
 import type { WorkerProcess } from './processes.js';
 
 /**
@@ -47,8 +51,8 @@ describe.skipIf(skip !== undefined)('content-analysis worker', () => {
   let url: string;
   let workers: WorkerProcess[];
 
-  async function startApi(timeoutMs: number): Promise<void> {
-    const opened = await AnalysisQueue.open({ url: redisUrl, prefix, timeoutMs });
+  async function startApi(timeoutMs: number, stores?: JobStores): Promise<void> {
+    const opened = await AnalysisQueue.open({ url: redisUrl, prefix, timeoutMs, ...(stores ? { stores } : {}) });
     queue = opened;
     server = createApiServer({ engine: new Engine({ ledger, offload: opened }), log: () => undefined });
     url = (await listen(server, 0)).url;
@@ -88,7 +92,7 @@ describe.skipIf(skip !== undefined)('content-analysis worker', () => {
   async function firstToStart(candidates: WorkerProcess[], timeoutMs = 20_000): Promise<WorkerProcess> {
     const end = Date.now() + timeoutMs;
     while (Date.now() < end) {
-      const found = candidates.find((w) => w.log.some((line) => / started: /.test(line)));
+      const found = candidates.find((w) => logEvents(w.log, 'job_start', 'job_retry').length > 0);
       if (found) return found;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -122,7 +126,7 @@ describe.skipIf(skip !== undefined)('content-analysis worker', () => {
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200]);
     for (const body of bodies) expect(body).toMatchObject({ version: '5', mime_type: 'image/png', credits_used: COST });
     expect(await ledger.balance(accountId)).toBe(5000 - 4 * COST);
-    const finished = pair.map((w) => w.log.filter((line) => / finished$/.test(line)).length);
+    const finished = pair.map((w) => logEvents(w.log, 'job_finish').length);
     expect(finished[0]! + finished[1]!).toBe(4);
     expect(finished.every((n) => n > 0)).toBe(true);
   }, 60_000);
@@ -139,8 +143,8 @@ describe.skipIf(skip !== undefined)('content-analysis worker', () => {
     const response = await pending;
     expect(response.status).toBe(200);
     expect(((await response.json()) as Record<string, unknown>).credits_remaining).toBe(1000 - COST);
-    expect(survivor.log.some((line) => / started: image-detection/.test(line))).toBe(true);
-    expect(survivor.log.filter((line) => / finished$/.test(line))).toHaveLength(1);
+    expect(logEvents(survivor.log, 'job_retry')).toContainEqual(expect.objectContaining({ feature: 'image-detection', attempt: 2 }));
+    expect(logEvents(survivor.log, 'job_finish')).toHaveLength(1);
     expect(await ledger.balance(accountId)).toBe(1000 - COST);
     expect((await ledger.history(accountId, 10)).filter((entry) => entry.kind === 'charge')).toEqual([expect.objectContaining({ amount: COST, memo: 'image-detection' })]);
   }, 60_000);
@@ -166,8 +170,9 @@ describe.skipIf(skip !== undefined)('content-analysis worker', () => {
       const evidence = join(dir, 'evidence.jsonl');
       writeFileSync(sources, `${JSON.stringify({ url: 'https://history.example.org/keeper', text: KEEPER_SOURCE })}\n`);
       writeFileSync(evidence, `${JSON.stringify({ url: 'https://encyclopedia.example.org/eiffel', title: 'Eiffel Tower', text: EIFFEL_EVIDENCE })}\n`);
-      // The API node in this process has no sources and no evidence: what it answers came from the worker.
-      await startApi(60_000);
+      // The API node in this process names the worker's stores in its jobs but reads none itself: what it answers
+      // came from the worker.
+      await startApi(60_000, jobStoresOf({ stores: serveStores({}, {}), sharedIndex: false, indexPath: sourcesPath(undefined, {}), sources, evidence }));
       const worker = await startWorker(0, 1, ['--sources', sources, '--evidence', evidence]);
       const { accountId, token } = await client(5000);
       const v2 = await post('/v2/plagiarism', token, { text: ESSAY });
@@ -186,11 +191,26 @@ describe.skipIf(skip !== undefined)('content-analysis worker', () => {
       expect((await ledger.history(accountId, 10)).filter((e) => e.kind === 'charge').map((e) => [e.memo, e.amount])).toEqual([
         ['fact-checker', claimsCost], ['plagiarism-v1', essayCost], ['plagiarism', essayCost],
       ]);
-      expect(worker.log.filter((line) => / started: /.test(line)).map((line) => / started: ([\w-]+)/.exec(line)![1]))
+      expect(logEvents(worker.log, 'job_start').map((e) => e.feature))
         .toEqual(['plagiarism', 'plagiarism-v1', 'fact-checker']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  }, 60_000);
+
+  it('refuses a plagiarism job meant for another source store: a clear 503, uncharged, and a log line', async () => {
+    // The API nodes check against the PostgreSQL index; this worker was started without --database.
+    await startApi(60_000, { sources: 'postgres://127.0.0.1:5432/test schema shared_sources', evidence: 'none' });
+    const worker = await startWorker(0);
+    const { accountId, token } = await client(5000);
+    const response = await post('/v2/plagiarism', token, { text: ESSAY });
+    expect(response.status).toBe(503);
+    const body = (await response.json()) as { description: string };
+    expect(body.description).toMatch(/^The analysis worker that took this request cannot run it: the API node's plagiarism sources are postgres:\/\/127\.0\.0\.1:5432\/test schema shared_sources but this worker's are sqlite \S+sources\.sqlite\. Nothing was charged/);
+    expect(await ledger.balance(accountId)).toBe(5000);
+    expect(logEvents(worker.log, 'job_refused')).toEqual([expect.objectContaining({ feature: 'plagiarism', reason: expect.stringContaining('schema shared_sources') })]);
+    // Image detection needs no store: the same worker runs it.
+    expect((await detect(token)).status).toBe(200);
   }, 60_000);
 
   it('answers 503 and charges nothing when no worker finishes the job in time', async () => {

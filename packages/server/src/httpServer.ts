@@ -7,6 +7,8 @@ import { BodyTimeoutError, closeAfterAnswer, drain, isJsonContentType, parseJson
 import type { BodyDeadlines } from './body.js';
 import { Capacity } from './capacity.js';
 import { ServerConfigError } from './errors.js';
+import type { JsonLog } from './jsonLog.js';
+import { ServerMetrics } from './metrics.js';
 import { MemoryRateLimiter, isRateLimiter } from './rateLimiter.js';
 import type { RateLimiter, RateLimitOptions } from './rateLimiter.js';
 import { requestIdOf } from './requestId.js';
@@ -81,7 +83,29 @@ export interface ApiServerOptions {
   maxUnauthenticatedToolReads?: number;
   /** Where unexpected failures are reported; the message names the request's `x-request-id`. @default standard error */
   log?: (message: string, error: unknown) => void;
+  /**
+   * One structured line per request (but /health, /ready and /metrics): `request_id`, `method`, `route`, `status`
+   * (0 when the connection closed before an answer), `duration_ms`, `credits`.
+   * @default none
+   */
+  requestLog?: JsonLog;
+  /**
+   * The Prometheus metrics served at GET /metrics, or `false` for no endpoint.
+   * @default a fresh `ServerMetrics`
+   */
+  metrics?: ServerMetrics | false;
+  /** A bearer token GET /metrics requires. @default none (the endpoint is open) */
+  metricsToken?: string;
+  /**
+   * What GET /ready checks (models warm, database and Redis answering): each check's name and whether it passed. The
+   * answer is 200 when all passed, else 503; /health answers 200 while the process runs.
+   * @default no checks (ready)
+   */
+  ready?: () => Promise<Record<string, boolean>>;
 }
+
+/** Routes that are not features, as the `route` label of the metrics and logs. */
+const FIXED_ROUTES = new Set(['/health', '/ready', '/metrics', '/openapi.json', TOOL_SERVER_PATH]);
 
 
 /**
@@ -107,8 +131,10 @@ export function createApiServer(options: ApiServerOptions): Server {
   const unauthenticatedReads = new Capacity(positiveInteger('maxUnauthenticatedToolReads', options.maxUnauthenticatedToolReads ?? 32));
   const maxUnauthenticatedToolBodyBytes = positiveInteger('maxUnauthenticatedToolBodyBytes', options.maxUnauthenticatedToolBodyBytes ?? 1024 * 1024);
   let openApi: Record<string, unknown> | undefined;
+  const metrics = options.metrics === false ? undefined : options.metrics ?? new ServerMetrics();
+  const routeOf = (path: string) => (FIXED_ROUTES.has(path) || engine.features.byRoute(path) ? path : 'unmatched');
 
-  async function handle(req: IncomingMessage, res: ServerResponse, path: string, log: typeof serverLog, requestId: string): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse, path: string, log: typeof serverLog, requestId: string, charged: { credits: number }): Promise<void> {
     if (path === TOOL_SERVER_PATH && options.toolServer !== false) {
       await handleToolServer(req, res, {
         engine, limiter, version, log, deadlines, analysing, unauthenticatedReads,
@@ -121,6 +147,23 @@ export function createApiServer(options: ApiServerOptions): Server {
       const host = req.headers.host ?? 'localhost';
       openApi ??= openApiDocument(engine.features, { serverUrl: `http://${host}`, version, toolServer: options.toolServer !== false });
       sendJson(res, 200, openApi);
+      return;
+    }
+    if ((req.method === 'GET' || req.method === 'HEAD') && path === '/ready') {
+      const checks = options.ready ? await options.ready().catch(() => ({ checks: false })) : {};
+      const ready = Object.values(checks).every(Boolean);
+      sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', checks });
+      return;
+    }
+    if (req.method === 'GET' && path === '/metrics' && metrics) {
+      void drain(req, deadlines);
+      if (options.metricsToken !== undefined && bearerToken(req) !== options.metricsToken) {
+        sendJson(res, 401, { status: 401, error: 'UNAUTHORIZED', description: '/metrics needs the metrics token as a bearer token.' });
+        return;
+      }
+      const text = await metrics.text();
+      res.writeHead(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store' });
+      res.end(text);
       return;
     }
     const feature = engine.features.byRoute(path);
@@ -154,7 +197,13 @@ export function createApiServer(options: ApiServerOptions): Server {
         if (!res.writableFinished) abort.abort();
       });
       // The answer is written before the charge is final, so that no request is charged without it.
-      await engine.execute(feature.id, body, { accountId, requestId, signal: abort.signal, deliver: (outcome) => deliverJson(res, outcome.result) });
+      await engine.execute(feature.id, body, { accountId, requestId, signal: abort.signal, deliver: (outcome) => {
+        charged.credits = outcome.creditsUsed;
+        return deliverJson(res, outcome.result).catch((error: unknown) => {
+          charged.credits = 0;
+          throw error;
+        });
+      } });
     } catch (error) {
       if (error instanceof BodyTimeoutError) closeAfterAnswer(req, res);
       else if (!req.complete) void drain(req, deadlines);
@@ -167,6 +216,22 @@ export function createApiServer(options: ApiServerOptions): Server {
     const requestId = requestIdOf(req);
     res.setHeader('x-request-id', requestId);
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const started = performance.now();
+    const charged = { credits: 0 };
+    res.once('close', () => setImmediate(() => {
+      // After the close handlers of the delivery: a charge refunded because the answer was not handed over counts 0.
+      const route = routeOf(path);
+      const seconds = (performance.now() - started) / 1000;
+      const status = res.headersSent ? res.statusCode : 0;
+      metrics?.requests.inc({ route, method: req.method ?? 'GET', status: String(status) });
+      metrics?.requestSeconds.observe({ route, method: req.method ?? 'GET' }, seconds);
+      if (charged.credits > 0) metrics?.credits.inc({ route }, charged.credits);
+      // Probes are counted, not logged: a balancer polling /health every second would drown the requests.
+      if (route === '/health' || route === '/ready' || route === '/metrics') return;
+      options.requestLog?.(status >= 500 || status === 0 ? 'warn' : 'info', 'request', {
+        request_id: requestId, method: req.method, route, status, duration_ms: Math.round(seconds * 1e4) / 10, credits: charged.credits,
+      });
+    }));
     // HEAD is GET without the body (node's response drops it): load balancers probe with either. It needs no
     // place among the requests analysed, so a full node still says it is alive.
     if ((req.method === 'GET' || req.method === 'HEAD') && path === '/health') {
@@ -175,7 +240,7 @@ export function createApiServer(options: ApiServerOptions): Server {
       return;
     }
     const log = (message: string, error: unknown) => serverLog(`${message} (x-request-id ${requestId})`, error);
-    handle(req, res, path, log, requestId).catch((error: unknown) => sendError(res, error, 'v2', log));
+    handle(req, res, path, log, requestId, charged).catch((error: unknown) => sendError(res, error, 'v2', log));
   });
   server.headersTimeout = headersTimeoutMs;
   // A backstop behind the body deadlines: node answers 408 to a request not received in this time.

@@ -12,3 +12,9 @@ export { ANALYSIS_QUEUE_NAME, AnalysisQueue, DEFAULT_QUEUE_PREFIX, QUEUED_FEATUR
 export type { AnalysisJobData, AnalysisJobOutcome, AnalysisQueueOptions } from './analysisQueue.js';
 export { AnalysisWorker } from './analysisWorker.js';
 export type { AnalysisWorkerOptions } from './analysisWorker.js';
+export type { AnalysisJobRun } from './analysisQueue.js';
+export { jobNeeds, storeMismatch } from './jobNeeds.js';
+export type { JobStores } from './jobNeeds.js';
+export { errorFields, jsonLog } from './jsonLog.js';
+export type { JsonLog, LogLevel } from './jsonLog.js';
+export { ServerMetrics } from './metrics.js';
