@@ -5,7 +5,9 @@ import { PostgresLedger } from '@content-analysis/credits';
 import {
   deleteKeys, dropSchema, freshKeyPrefix, freshSchema, postgresSkipReason, postgresUrl, redisSkipReason, redisUrl,
 } from '../../server/test/services.js';
+import { main } from '../src/index.js';
 import { buildWorkspace } from './build.js';
+import { captureIo } from './io.js';
 import { kill, killAll, logEvents, startServe, startWorker, storeFreeEnvironment } from './processes.js';
 import type { ServeNode, WorkerProcess } from './processes.js';
 
@@ -17,6 +19,13 @@ import type { ServeNode, WorkerProcess } from './processes.js';
  * never finish sent without a token.
  */
 const skip = (await postgresSkipReason('multi-node tests')) ?? (await redisSkipReason('multi-node tests'));
+
+async function cli(argv: string[]): Promise<Record<string, unknown>> {
+  const io = captureIo();
+  const code = await main(argv, io);
+  if (code !== 0) throw new Error(`content-analysis ${argv.join(' ')} exited ${code}: ${io.err()}`);
+  return JSON.parse(io.out()) as Record<string, unknown>;
+}
 
 /** 75 words: 75 credits. */
 const TEXT = 'The lighthouse keeper climbed the spiral stairs every evening at dusk to light the lamp. In winter storms the waves rose higher than the rocks. '
@@ -59,11 +68,14 @@ describe.skipIf(skip !== undefined)('two API nodes and two workers, as processes
     await dropSchema(schema);
   });
 
+  /** An account and its tokens, made as an operator does: with the CLI against the nodes' PostgreSQL schema. */
   async function client(credits: number): Promise<{ accountId: string; tokens: string[] }> {
-    const account = await ledger.createAccount({ credits });
+    const database = ['--database', postgresUrl, '--database-schema', schema];
+    const { account: accountId } = await cli(['accounts', 'create', '--credits', '0', ...database]) as { account: string };
+    expect(await cli(['credits', 'add', String(credits), '--account', accountId, ...database])).toEqual({ account: accountId, balance: credits });
     const tokens = [];
-    for (let i = 0; i < TOKENS; i++) tokens.push((await ledger.createToken(account.id)).token);
-    return { accountId: account.id, tokens };
+    for (let i = 0; i < TOKENS; i++) tokens.push((await cli(['tokens', 'create', '--account', accountId, ...database]) as { token: string }).token);
+    return { accountId, tokens };
   }
 
   async function detect(node: number, token: string): Promise<Answer> {

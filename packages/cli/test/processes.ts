@@ -37,6 +37,8 @@ export interface ServeNode {
   token: string | undefined;
   /** What it printed up to its address. */
   started: string;
+  /** Lines of its log (stderr) so far. */
+  log: string[];
 }
 
 /**
@@ -45,17 +47,17 @@ export interface ServeNode {
  */
 export async function startServe(args: string[], env: NodeJS.ProcessEnv, options: { warm?: boolean } = {}): Promise<ServeNode> {
   const child = spawnCli(['serve', '--port', '0', ...(options.warm ? [] : ['--no-warm']), ...args], env);
-  let err = '';
-  child.stderr.on('data', (chunk) => (err += chunk));
+  const log: string[] = [];
+  createInterface({ input: child.stderr }).on('line', (line) => log.push(line));
   let token: string | undefined;
   let started = '';
   for await (const line of createInterface({ input: child.stdout })) {
     started += `${line}\n`;
     if (/^ca_/.test(line)) token = line.trim();
     const match = /listening on (http:\/\/\S+)/.exec(line);
-    if (match) return { child, url: match[1]!, token, started };
+    if (match) return { child, url: match[1]!, token, started, log };
   }
-  throw new Error(`serve exited before listening: ${err}`);
+  throw new Error(`serve exited before listening: ${log.join('\n')}`);
 }
 
 export interface WorkerProcess {

@@ -87,3 +87,8 @@ export async function dropSchema(schema: string): Promise<void> {
     await client.end();
   }
 }
+
+/** A Redis connection to the test server, for tests that read what the queue left (the caller disconnects it). */
+export function redisConnection(): Redis {
+  return new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+}
