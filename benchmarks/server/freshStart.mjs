@@ -1,5 +1,5 @@
 // GET /health latency of a freshly started `content-analysis serve` under AI-text load: the operator's view, the CLI's
-// own process (SQLite ledger in a temporary folder, tokens and credits made with the CLI), with the warm start (the
+// own process (SQLite ledger in a temporary folder, the account made with the CLI), with the warm start (the
 // default: models load before the node prints that it listens) and without it (`--no-warm`, the baseline: models load
 // on the first request), measured in the same run. As soon as the node prints its address, rounds of `--requests`
 // concurrent `--chars`-character POST /v2/ai-content-detection run for `--seconds`, while this process polls GET
@@ -35,7 +35,11 @@ async function measure(warm, text) {
   const db = join(dir, 'ledger.sqlite');
   // One token per concurrent request: each client stays within the default rate limit (burst 60, 10 a second).
   cli(['accounts', 'create', 'bench', '--credits', '1000000000', '--db', db]);
-  const tokens = Array.from({ length: requests }, () => cli(['tokens', 'create', '--account', 'bench', '--db', db]).token);
+  const { SqliteLedger } = await import('../../packages/credits/dist/index.js');
+  const ledger = new SqliteLedger({ path: db });
+  const tokens = [];
+  for (let i = 0; i < requests; i++) tokens.push((await ledger.createToken('bench')).token);
+  await ledger.close();
   const started = performance.now();
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db, '--index', join(dir, 'sources.sqlite'), ...(warm ? [] : ['--no-warm'])],
     { stdio: ['ignore', 'pipe', 'ignore'] });
