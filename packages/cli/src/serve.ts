@@ -159,17 +159,20 @@ export async function serve(argv: string[], io: CliIo): Promise<number> {
   const stores = serveStores(values, io.env);
   const log = jsonLog((line) => io.stderr.write(line));
   const metrics = new ServerMetrics();
-  const sharedIndex = await openPostgresIndex(stores, values.index, io.env);
-  const indexPath = sharedIndex ? undefined : sourcesPath(values.index, io.env);
-  const jobStores = jobStoresOf({ stores, sharedIndex: sharedIndex !== undefined, indexPath, sources: values.sources, evidence: values.evidence });
-  let opened: Awaited<ReturnType<typeof openStores>>;
+  // The index is the PostgreSQL one exactly when openPostgresIndex opens it (a database, and no SQLite index named).
+  const usesSharedIndex = stores.database !== undefined && values.index === undefined && !io.env.CONTENT_ANALYSIS_SOURCES;
+  const indexPath = usesSharedIndex ? undefined : sourcesPath(values.index, io.env);
+  const jobStores = jobStoresOf({ stores, sharedIndex: usesSharedIndex, indexPath, sources: values.sources, evidence: values.evidence });
+  const { ledger, ledgerName, limiter, queue } = await openStores(stores, values, io.env, { metrics, log, jobStores });
+  let sharedIndex: SourceIndex | undefined;
   try {
-    opened = await openStores(stores, values, io.env, { metrics, log, jobStores });
+    sharedIndex = await openPostgresIndex(stores, values.index, io.env);
   } catch (error) {
-    await sharedIndex?.closeAsync();
+    await queue?.close();
+    await limiter?.close?.();
+    await ledger.close();
     throw error;
   }
-  const { ledger, ledgerName, limiter, queue } = opened;
   const forensicsPool = new ForensicsPool({ threads: Math.max(1, availableParallelism()) });
   const release = async () => {
     await forensicsPool.close();
