@@ -289,30 +289,39 @@ describe.skipIf(!trainDir)('invariance of the score (documented bounds)', () => 
       ...pick('denoise-sr-benchmarks/real', 2),
     ];
   };
-  // The largest moves of version 5 measured by scripts/ai-image/invariance.mjs over 168 images (README): a PNG
-  // re-encode is lossless but 16-bit sources reach 8 bits by another rounding; means are 0.03, 2.1 and 3.8.
-  const BOUNDS = { png: 4, jpeg95: 12, resize90: 23 };
+  // The largest moves measured by scripts/ai-image/invariance.mjs over 168 images (README, Invariance): for
+  // legacy-5 a PNG re-encode is lossless but 16-bit sources reach 8 bits by another rounding (means 0.03, 2.1,
+  // 3.8); the default (version 5, model 8) moves less on average (0, 0.76, 1.05) but its largest moves are larger.
+  const BOUNDS = {
+    'legacy-5': { png: 4, jpeg95: 12, resize90: 23 },
+    '5': { png: 0, jpeg95: 24, resize90: 20 },
+  } as const;
 
-  it('re-encoding as PNG, as JPEG q95, and resizing by 10% stay within the bounds (default version)', async () => {
-    const classifier = createAiImageClassifier({ threads: 2 });
-    const list = files();
-    expect(list.length).toBeGreaterThanOrEqual(10);
-    const moves = { png: 0, jpeg95: 0, resize90: 0 };
-    for (const file of list) {
-      const original = readFileSync(file);
-      const { width } = (await sharp(original).metadata()).autoOrient;
-      const base = (await classifier.classify(original)).score;
-      const png = (await classifier.classify(await sharp(original).rotate().png().toBuffer())).score;
-      const jpeg = (await classifier.classify(await sharp(original).rotate().jpeg({ quality: 95 }).toBuffer())).score;
-      const resized = (await classifier.classify(
-        await sharp(original).rotate().resize(Math.round(width * 0.9), null, { kernel: 'lanczos3' }).toBuffer(),
-      )).score;
-      moves.png = Math.max(moves.png, Math.abs(png - base));
-      moves.jpeg95 = Math.max(moves.jpeg95, Math.abs(jpeg - base));
-      moves.resize90 = Math.max(moves.resize90, Math.abs(resized - base));
-    }
-    expect(moves.png).toBeLessThanOrEqual(BOUNDS.png);
-    expect(moves.jpeg95).toBeLessThanOrEqual(BOUNDS.jpeg95);
-    expect(moves.resize90).toBeLessThanOrEqual(BOUNDS.resize90);
-  }, 300_000);
+  it.each(Object.keys(BOUNDS) as (keyof typeof BOUNDS)[])(
+    're-encoding as PNG, as JPEG q95, and resizing by 10% stay within the bounds (version %s)',
+    async (version) => {
+      const classifier = createAiImageClassifier({ threads: 2 });
+      const list = files();
+      expect(list.length).toBeGreaterThanOrEqual(10);
+      const moves = { png: 0, jpeg95: 0, resize90: 0 };
+      for (const file of list) {
+        const original = readFileSync(file);
+        const { width } = (await sharp(original).metadata()).autoOrient;
+        const score = async (bytes: Buffer) => (await classifier.classify(bytes, { version })).score;
+        const base = await score(original);
+        const png = await score(await sharp(original).rotate().png().toBuffer());
+        const jpeg = await score(await sharp(original).rotate().jpeg({ quality: 95 }).toBuffer());
+        const resized = await score(
+          await sharp(original).rotate().resize(Math.round(width * 0.9), null, { kernel: 'lanczos3' }).toBuffer(),
+        );
+        moves.png = Math.max(moves.png, Math.abs(png - base));
+        moves.jpeg95 = Math.max(moves.jpeg95, Math.abs(jpeg - base));
+        moves.resize90 = Math.max(moves.resize90, Math.abs(resized - base));
+      }
+      expect(moves.png).toBeLessThanOrEqual(BOUNDS[version].png);
+      expect(moves.jpeg95).toBeLessThanOrEqual(BOUNDS[version].jpeg95);
+      expect(moves.resize90).toBeLessThanOrEqual(BOUNDS[version].resize90);
+    },
+    300_000,
+  );
 });
