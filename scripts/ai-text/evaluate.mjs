@@ -7,12 +7,20 @@
 // 2. for each version asked for (default: 2.1.0, 2.0.0 and 1.0.0 side by side): AUROC, TPR at 1% FPR and TPR at the shipped
 //    threshold per family, domain, format and length; human FPR at the shipped threshold per human domain; AI-edited
 //    human text and attacked text apart.
-// Usage: node scripts/ai-text/evaluate.mjs [--version 2.1.0,2.0.0,1.0.0] [--limit N] [--min-chars 300]
+// 3. with --model NAME=DIR (repeatable), each plugged model (a Hugging Face / Optimum ONNX folder, see
+//    packages/classifiers/README.md) as a column `custom:NAME` beside the shipped versions, through the same detect().
+// --dataset FILE.jsonl evaluates on one of the shared labelled sets instead of the corpus test split (a path under
+// $CONTENT_ANALYSIS_DATASETS, e.g. aitext/binoculars_pubmed/pubmed_falcon7.jsonl: text, label human|ai, generator).
+// Usage: node scripts/ai-text/evaluate.mjs [--version 2.1.0,2.0.0,1.0.0] [--model NAME=DIR ...] [--dataset FILE]
+//        [--limit N] [--min-chars 300]
 // (1.x on the corpus of 1.x: node scripts/ai-text/evaluate-legacy.mjs [--version V])
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { createAiTextDetector, HUMAN_SCORE_THRESHOLD } from '../../packages/classifiers/dist/index.js';
+import { basename } from 'node:path';
+import {
+  createAiTextDetector, CustomModels, HUMAN_SCORE_THRESHOLD, isCustomVersion, parseModelSpec,
+} from '../../packages/classifiers/dist/index.js';
 import { auroc } from '../lib/auroc.mjs';
 
 const args = process.argv.slice(2);
@@ -24,7 +32,17 @@ const versions = option('--version', '2.1.0,2.0.0,1.0.0').split(',');
 const limit = Number(option('--limit', Infinity));
 const minChars = Number(option('--min-chars', 300));
 const out = resolve(import.meta.dirname, '../../packages/classifiers/training/out');
-const corpus = resolve(out, 'corpus/rows.jsonl');
+const datasetOption = option('--dataset', undefined);
+const datasets = resolve(import.meta.dirname, '../..', process.env.CONTENT_ANALYSIS_DATASETS ?? '../shared/datasets');
+const dataset = datasetOption === undefined ? undefined : resolve(datasets, datasetOption);
+const corpus = dataset ?? resolve(out, 'corpus/rows.jsonl');
+const modelSpecs = args.flatMap((a, i) => (a === '--model' ? [args[i + 1]] : []));
+const customModels = await CustomModels.load(modelSpecs.map((spec) => parseModelSpec(spec)));
+const columns = [...versions, ...customModels.versions('ai-text')];
+if (dataset !== undefined && !existsSync(dataset)) {
+  console.log(`SKIPPED: ${dataset} not found (CONTENT_ANALYSIS_DATASETS=${datasets})`);
+  process.exit(0);
+}
 if (!existsSync(corpus)) {
   console.log(`SKIPPED: ${corpus} not found; build it with /usr/bin/python3 packages/classifiers/training/corpus/build_corpus.py`);
   process.exit(0);
@@ -41,7 +59,7 @@ const heldoutTables = [
   ['v21/heldout.json', '2.1.0 (n-gram model + token encoder, stacked)', 'training/v21/build.py',
     '/usr/bin/python3 packages/classifiers/training/v21/build.py --tables-only (after train.py --heldout and train_neural.py)'],
 ];
-for (const [file, model, how, command] of heldoutTables) {
+for (const [file, model, how, command] of dataset === undefined ? heldoutTables : []) {
   const heldoutPath = resolve(out, file);
   if (!existsSync(heldoutPath)) {
     console.log(`(no held-out tables of ${model}: run ${command})`);
@@ -75,12 +93,18 @@ for (const [file, model, how, command] of heldoutTables) {
 const rows = [];
 for await (const line of createInterface({ input: createReadStream(corpus), crlfDelay: Infinity })) {
   if (line.trim() === '') continue;
-  const r = JSON.parse(line);
+  let r = JSON.parse(line);
+  // A shared set: every row is held out from training; its file is the domain, its generator the family.
+  if (dataset !== undefined) {
+    const ai = r.label === 'ai' || r.label === 1;
+    r = { text: r.text, label: ai ? 1 : 0, split: 'test', family: ai ? (r.generator ?? 'ai') : 'human', domain: r.domain ?? basename(dataset, '.jsonl'),
+      format: 'unknown', source: basename(dataset) };
+  }
   if (r.split === 'test' && r.text.length >= minChars && rows.length < limit) rows.push(r);
 }
 const scores = new Map(); // version -> Float64Array of human scores (NaN: refused)
-for (const version of versions) {
-  const detector = await createAiTextDetector({ version });
+for (const version of columns) {
+  const detector = isCustomVersion(version) ? customModels.text(version) : await createAiTextDetector({ version });
   const s = new Float64Array(rows.length);
   for (let i = 0; i < rows.length; i++) {
     try {
@@ -106,10 +130,11 @@ function metrics(slice, s) {
     tpr: a.length ? a.filter((v) => v < HUMAN_SCORE_THRESHOLD).length / a.length : null,
   };
 }
-console.log(`\nshipped detectors on the corpus test split (texts >= ${minChars} characters; threshold: human score < ${HUMAN_SCORE_THRESHOLD}); per version: AUROC  TPR@1%FPR  FPR@thr  TPR@thr`);
-console.log(`${'slice'.padEnd(44)} ${'human'.padStart(6)} ${'ai'.padStart(6)}  ${versions.map((v) => v.padEnd(31)).join(' ')}`);
+console.log(`\n${customModels.size ? 'shipped detectors and plugged models' : 'shipped detectors'} on ${dataset === undefined ? 'the corpus test split' : basename(dataset)} ` +
+  `(texts >= ${minChars} characters; threshold: human score < ${HUMAN_SCORE_THRESHOLD}); per version: AUROC  TPR@1%FPR  FPR@thr  TPR@thr`);
+console.log(`${'slice'.padEnd(44)} ${'human'.padStart(6)} ${'ai'.padStart(6)}  ${columns.map((v) => v.padEnd(31)).join(' ')}`);
 function report(name, slice) {
-  const cols = versions.map((v) => {
+  const cols = columns.map((v) => {
     const m = metrics(slice, scores.get(v));
     return `${num(m.auroc)} ${pct(m.tprAt1)} ${pct(m.fpr)} ${pct(m.tpr)}`.padEnd(31);
   });
@@ -150,3 +175,4 @@ console.log('-- human FPR at the shipped threshold per human domain');
 for (const d of values('domain', humans)) report(`human ${d}`, humans.filter((i) => rows[i].domain === d));
 console.log('-- per source');
 for (const src of values('source', all)) report(`source ${src}`, all.filter((i) => rows[i].source === src));
+await customModels.release();

@@ -20,6 +20,11 @@ const { createApiServer, listen } = await import('../../packages/server/dist/ind
 const { MemoryLedger } = await import('../../packages/credits/dist/index.js');
 const { SourceIndex } = await import('../../packages/plagiarism/dist/index.js');
 const { EvidenceStore } = await import('../../packages/fact-check/dist/index.js');
+const { CustomModels } = await import('../../packages/classifiers/dist/index.js');
+const { writeImageModel, writeTextModel } = await import('../custom-model/testModels.mjs');
+const { mkdtempSync, rmSync } = await import('node:fs');
+const { tmpdir } = await import('node:os');
+const { join } = await import('node:path');
 
 const image = readFileSync(new URL('../../fixtures/demo/evening-harbour.jpg', import.meta.url));
 const host = createServer((req, res) => { res.writeHead(200, { 'content-type': 'image/jpeg' }); res.end(image); });
@@ -29,8 +34,13 @@ const SOURCE = 'The lighthouse keeper climbed the spiral stairs every evening at
 const plagiarismIndex = SourceIndex.open();
 plagiarismIndex.add({ url: 'https://history.example.org/lighthouse', title: 'The keeper', text: SOURCE });
 const evidenceStore = new EvidenceStore([{ url: 'https://encyclopedia.example.org/eiffel', title: 'Eiffel Tower', text: 'The Eiffel Tower was completed in 1889 as the entrance to the World Fair. The tower is 330 metres tall.' }]);
+// Two plugged test models (scripts/custom-model/testModels.mjs), selected with version "custom:NAME" through the SDK.
+const modelsDir = mkdtempSync(join(tmpdir(), 'sdk-models-'));
+writeTextModel(join(modelsDir, 'text'));
+writeImageModel(join(modelsDir, 'image'));
+const customModels = await CustomModels.load({ 'test-text': join(modelsDir, 'text'), 'test-image': join(modelsDir, 'image') });
 const ledger = new MemoryLedger();
-const engine = new Engine({ ledger, features: builtinFeatures(), services: { plagiarismIndex, evidenceStore },
+const engine = new Engine({ ledger, features: builtinFeatures(), services: { plagiarismIndex, evidenceStore }, customModels,
   // the image URL's host "resolves" to a public address and is dialled on the local image host
   fetch: { resolve: async () => [{ address: '93.184.216.34', family: 4 }], dial: () => ({ host: '127.0.0.1', port: hostPort }) } });
 const server = createApiServer({ engine, rateLimit: false, log: () => undefined });
@@ -48,6 +58,19 @@ const calls = {
   checkPlagiarism: () => client.checkPlagiarism({ text: `Coastal life depended on care. ${SOURCE} Nobody thought it heroic.` }),
   checkFact: () => client.checkFact({ text: 'The Eiffel Tower was completed in 1889 for the World Fair in Paris. It is about 330 metres tall and was the tallest structure in the world until 1930. Millions of people visit the tower every year, and it has become a global symbol of France and of engineering in the nineteenth century, drawing crowds in every season.' }),
   compareText: () => client.compareText({ first_text: 'The cat sat on the mat.', second_text: 'The cat sat on a mat.' }),
+  // The plugged models: the SDK passes version through, and the answer is the model's own (rounded as the API rounds).
+  detectTextCustom: async () => {
+    const r = await client.detectText({ text: essay, version: 'custom:test-text' });
+    const own = await customModels.text('custom:test-text').detect(essay);
+    if (r.version !== 'custom:test-text' || r.score !== Math.round(own.score * 100) / 100) throw new Error(`custom text: ${r.version} ${r.score}, model ${own.score}`);
+    return r;
+  },
+  detectImageCustom: async () => {
+    const r = await client.detectImage({ url: 'http://images.example.org/harbour.jpg', version: 'custom:test-image' });
+    const own = await customModels.image('custom:test-image').classify(image);
+    if (r.version !== 'custom:test-image' || r.score !== own.score || r.ai_probability !== own.ai_probability) throw new Error(`custom image: ${JSON.stringify(r).slice(0, 200)}`);
+    return r;
+  },
   badRequest: () => client.detectText({ text: 'too short' }),
 };
 let failed = 0;
@@ -55,7 +78,7 @@ for (const [name, call] of Object.entries(calls)) {
   try {
     const r = await call();
     const keys = Object.keys(r).sort().join(',');
-    console.log(`${name}: ok status=${r.status ?? '-'} keys=${keys.slice(0, 160)}`);
+    console.log(`${name}: ok status=${r.status ?? '-'}${r.version === undefined ? '' : ` version=${r.version}`} keys=${keys.slice(0, 160)}`);
     if (name === 'badRequest') failed++;
   } catch (e) {
     const ok = name === 'badRequest' && e instanceof WinstonAIError;
@@ -64,5 +87,6 @@ for (const [name, call] of Object.entries(calls)) {
   }
 }
 console.log(`balance left ${await ledger.balance(account.id)}; ${failed} failed`);
-server.closeAllConnections(); server.close(); host.close(); await engine.close?.();
+server.closeAllConnections(); server.close(); host.close(); await engine.close?.(); await customModels.release();
+rmSync(modelsDir, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);

@@ -155,6 +155,42 @@ export class InsufficientHumanTextError extends RangeError {
   }
 }
 
+/**
+ * A model folder a deployment plugged in (`--model NAME=DIR`) was refused when it was loaded: a file is missing, the
+ * ONNX graph's inputs or outputs are not a classifier's, a label is missing, the file is not ONNX or is larger than
+ * the deployment allows. The message names the model, its folder and the reason.
+ */
+export class CustomModelError extends Error {
+  readonly code = 'CUSTOM_MODEL_REFUSED';
+  override readonly name = 'CustomModelError';
+  /** The name the deployment gave the model (`custom:<name>` in requests). */
+  readonly modelName: string;
+  readonly folder: string;
+  readonly reason: string;
+
+  constructor(modelName: string, folder: string, reason: string, options?: { cause?: unknown }) {
+    super(`Custom model "${modelName}" (${folder}) refused: ${reason}`, options);
+    this.modelName = modelName;
+    this.folder = folder;
+    this.reason = reason;
+  }
+}
+
+/** A request's `version` names a plugged model (`custom:<name>`) this deployment does not serve for the task. */
+export class UnknownCustomModelError extends RangeError {
+  readonly code = 'BAD_REQUEST';
+  override readonly name = 'UnknownCustomModelError';
+  readonly field = 'version';
+
+  constructor(version: string, task: string, served: readonly string[], otherTask?: string) {
+    super(
+      `version "${version}" names no ${task} model of this deployment ` +
+        `(${otherTask ? `it is an ${otherTask} model; ` : ''}` +
+        `${served.length ? `plugged ${task} models: ${served.join(', ')}` : `it serves no plugged ${task} model`})`,
+    );
+  }
+}
+
 function describe(value: unknown): string {
   if (typeof value === 'string') return `a string of ${value.length} characters`;
   if (Array.isArray(value)) return 'an array';

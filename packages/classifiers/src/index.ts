@@ -1,6 +1,7 @@
 export {
-  CalibrationMismatchError, InsufficientHumanTextError, InvalidCalibrationProfileError, InvalidInputError, LanguageMismatchError,
-  languageName, ModelLoadError, UnidentifiedLanguageError, UnknownModelError, UnsupportedLanguageError,
+  CalibrationMismatchError, CustomModelError, InsufficientHumanTextError, InvalidCalibrationProfileError, InvalidInputError,
+  LanguageMismatchError, languageName, ModelLoadError, UnidentifiedLanguageError, UnknownCustomModelError, UnknownModelError,
+  UnsupportedLanguageError,
 } from './errors.js';
 export {
   assertProfileFor, CALIBRATION_PROFILE_FORMAT, CALIBRATION_PROFILE_KIND, parseCalibrationProfile, profileMeetsTarget,
@@ -46,7 +47,7 @@ export { splitSentences } from './aiText/splitSentences.js';
 export type { SentenceSpan } from './aiText/splitSentences.js';
 export {
   AI_TEXT_LANGUAGES, AI_TEXT_MAX_CHARS, AI_TEXT_MIN_CHARS, AI_TEXT_MODEL_ID, createAiTextDetector, createAiTextScorer,
-  DEFAULT_AI_TEXT_VERSION, detectAiText, LATEST_AI_TEXT_VERSION, resolveAiTextVersion,
+  DEFAULT_AI_TEXT_VERSION, detectAiText, LATEST_AI_TEXT_VERSION, resolveAiTextVersion, sentenceWindow,
 } from './aiText/detectAiText.js';
 export { float16ToFloat32, loadNgramTable } from './aiText/ngramTable.js';
 export type { NgramCard } from './aiText/ngramTable.js';
@@ -80,7 +81,24 @@ export type { FeatureBlock } from './aiImage/features.js';
 export { HANDCRAFTED_FEATURE_NAMES, handcraftedFeatures } from './aiImage/handcrafted.js';
 export { decodeKerasWeights, kerasToOnnx } from './aiImage/kerasOnnx.js';
 export type { KerasLayer, KerasToOnnxOptions, KerasWeight, KerasWeightSpec, TapStatistic } from './aiImage/kerasOnnx.js';
-export { encodeOnnxModel } from './aiImage/onnxWriter.js';
+export { encodeOnnxModel, ONNX_FLOAT, ONNX_INT64 } from './aiImage/onnxWriter.js';
 export type { OnnxGraph, OnnxNode, OnnxTensor, OnnxValueInfo } from './aiImage/onnxWriter.js';
 export { NORMALISING_JPEG_QUALITY, prepareViews, toPlanar, VIEW } from './aiImage/prepare.js';
 export type { CropPosition, PreparedView, ViewSpec } from './aiImage/prepare.js';
+export {
+  CUSTOM_MODEL_NAME, CUSTOM_VERSION_PREFIX, CustomModels, isCustomVersion, parseModelSpec,
+} from './custom/customModels.js';
+export type { CustomModel, CustomModelsOptions } from './custom/customModels.js';
+export { DEFAULT_MAX_TOKENS, uncalibratedTextScore } from './custom/customTextModel.js';
+export type { CustomTextModel, TextCalibration } from './custom/customTextModel.js';
+export type { CustomImageClassification, CustomImageModel, ImageCalibration } from './custom/customImageModel.js';
+export { preprocessImage, readPreprocessing, resizedSize } from './custom/imagePreprocessor.js';
+export type { ImagePreprocessing } from './custom/imagePreprocessor.js';
+export {
+  CUSTOM_MODEL_TASKS, DECLARATION_FILE, DEFAULT_MAX_MODEL_BYTES, ONNX_CANDIDATES, readModelFolder, sniffNotOnnx,
+} from './custom/readModelFolder.js';
+export type { CustomModelTask, ModelDeclaration, ModelFolder } from './custom/readModelFolder.js';
+export { combineWindows, packWindows, splitLongSpan } from './custom/textWindows.js';
+export type { CountedSpan, TextWindow } from './custom/textWindows.js';
+export { customCalibrationScorer, modelFingerprint, profileTextCalibration } from './custom/customCalibration.js';
+export type { CustomDetectorId } from './custom/customCalibration.js';

@@ -6,6 +6,7 @@ import {
 } from '@content-analysis/engine';
 import type { CalibrationProfile } from '@content-analysis/engine';
 import { parseCommandLine } from './commandLine.js';
+import { calibratePluggedModel } from './customModels.js';
 import { CliError, UsageError } from './errors.js';
 import { readTextInput } from './inputs.js';
 import type { CliIo } from './main.js';
@@ -90,6 +91,7 @@ export async function calibrateCommand(argv: string[], io: CliIo): Promise<numbe
     confidence: { type: 'string' },
     out: { type: 'string' },
     version: { type: 'string' },
+    model: { type: 'string' },
   });
   if (positionals[0] !== 'ai-text') {
     throw new UsageError(positionals[0] === undefined ? 'calibrate: missing the detector (ai-text)' : `calibrate: unknown detector "${positionals[0]}" (ai-text)`);
@@ -97,15 +99,18 @@ export async function calibrateCommand(argv: string[], io: CliIo): Promise<numbe
   if (positionals.length > 1) throw new UsageError(`calibrate: unexpected argument "${positionals[1]}"`);
   if (values.human === undefined) throw new UsageError('calibrate: missing --human <folder|jsonl>, the deployment\'s human texts');
   if (values['target-fpr'] === undefined) throw new UsageError('calibrate: missing --target-fpr, e.g. 0.01');
+  if (values.model !== undefined && values.version !== undefined) throw new UsageError('calibrate: --model (a plugged model) and --version (the bundled detector\'s) exclude each other');
   const targetFpr = probability('--target-fpr', values['target-fpr'], 0.01);
   const confidence = probability('--confidence', values.confidence, DEFAULT_PROFILE_CONFIDENCE);
   await stat(values.human); // a missing path is reported before the model loads
   const counts = { notHuman: 0 };
   let outcome;
   try {
-    outcome = await calibrateAiText(humanTexts(values.human, counts), {
-      targetFpr, confidence, source: basename(values.human), ...(values.version === undefined ? {} : { version: values.version }),
-    });
+    outcome = values.model === undefined
+      ? await calibrateAiText(humanTexts(values.human, counts), {
+        targetFpr, confidence, source: basename(values.human), ...(values.version === undefined ? {} : { version: values.version }),
+      })
+      : await calibratePluggedModel(values.model, humanTexts(values.human, counts), { targetFpr, confidence, source: basename(values.human) });
   } catch (error) {
     if (error instanceof InsufficientHumanTextError) throw new CliError(error.message, { cause: error });
     throw error;

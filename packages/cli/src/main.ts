@@ -7,6 +7,7 @@ import { asksForHelp, parseCommandLine } from './commandLine.js';
 import { CliError, UsageError } from './errors.js';
 import { forensicsCommand, imageMetadataCommand } from './imageCommands.js';
 import { loadDocuments, missingCollection, servicesFrom } from './collections.js';
+import { MODEL_FLAGS, pluggedEngineOptions } from './customModels.js';
 import { assertNotDirectory, readImageInput, readStream, readTextInput } from './inputs.js';
 import { accountCommand } from './accountCommands.js';
 import { sourcesPath } from './ledgerFile.js';
@@ -21,6 +22,9 @@ export interface CliIo {
   stderr: NodeJS.WriteStream;
   env: NodeJS.ProcessEnv;
 }
+
+/** Features whose requests can select a plugged model (`--model NAME=DIR`, `version: "custom:NAME"`). */
+const PLUGGABLE = new Set(['ai-content-detection', 'image-detection']);
 
 function writeJson(out: Writable, value: unknown): void {
   out.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -42,6 +46,7 @@ async function featureCommand(feature: Feature<any, any>, argv: string[], io: Cl
       index: { type: 'string' },
       evidence: { type: 'string' },
       calibration: { type: 'string' },
+      ...(PLUGGABLE.has(feature.id) ? MODEL_FLAGS : {}),
     },
     ['jsonl'],
   );
@@ -52,7 +57,7 @@ async function featureCommand(feature: Feature<any, any>, argv: string[], io: Cl
   const services = servicesFrom(values);
   const missing = missingCollection(feature.id, services);
   if (missing !== undefined) throw new CliError(missing);
-  const engine = new Engine({ services, ...(aiTextCalibration ? { aiTextCalibration } : {}) });
+  const engine = new Engine({ services, ...(aiTextCalibration ? { aiTextCalibration } : {}), ...(await pluggedEngineOptions(values)) });
   if (values.jsonl !== undefined) {
     const fromStdin = values.jsonl === '-' || values.jsonl === '';
     if (!fromStdin) await assertNotDirectory(values.jsonl);

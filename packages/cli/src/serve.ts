@@ -10,6 +10,7 @@ import type { JobStores } from '@content-analysis/server';
 import type { RateLimiter } from '@content-analysis/server';
 import { readCalibrationProfile } from './calibrate.js';
 import { servicesFrom } from './collections.js';
+import { describeCustomModels, MODEL_FLAGS, pluggedEngineOptions } from './customModels.js';
 import { parseCommandLine } from './commandLine.js';
 import { CliError, UsageError } from './errors.js';
 import { DEFAULT_ACCOUNT, ledgerPath, openLedger, sourcesPath } from './ledgerFile.js';
@@ -29,7 +30,7 @@ export interface ServeStores {
   queuePrefix: string;
 }
 
-export function serveStores(values: Record<string, string | boolean | undefined>, env: NodeJS.ProcessEnv): ServeStores {
+export function serveStores(values: Record<string, unknown>, env: NodeJS.ProcessEnv): ServeStores {
   const text = (flag: string, variable: string): string | undefined => {
     const value = values[flag];
     return typeof value === 'string' ? value : env[variable] || undefined;
@@ -150,9 +151,13 @@ export async function serve(argv: string[], io: CliIo): Promise<number> {
     sources: { type: 'string' },
     evidence: { type: 'string' },
     calibration: { type: 'string' },
+    ...MODEL_FLAGS,
   });
   if (positionals.length > 0) throw new UsageError(`serve: unexpected argument "${positionals[0]}"`);
   const aiTextCalibration = values.calibration === undefined ? undefined : await readCalibrationProfile(values.calibration);
+  // Plugged models load (and a bad one is refused) before any store is opened or port taken.
+  const plugged = await pluggedEngineOptions(values);
+  const customModels = plugged.customModels;
   const port = Number(values.port ?? io.env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`Expected port number for --port but received ${values.port}`);
   const host = values.host ?? '127.0.0.1';
@@ -180,6 +185,7 @@ export async function serve(argv: string[], io: CliIo): Promise<number> {
     await queue?.close();
     await limiter?.close?.();
     await ledger.close();
+    await customModels?.release();
   };
   let warm = false;
   let server: ReturnType<typeof createApiServer>;
@@ -195,6 +201,7 @@ export async function serve(argv: string[], io: CliIo): Promise<number> {
       },
       ...(queue ? { offload: queue } : {}),
       ...(aiTextCalibration ? { aiTextCalibration } : {}),
+      ...plugged,
     });
     const metricsToken = values['metrics-token'] ?? (io.env.CONTENT_ANALYSIS_METRICS_TOKEN || undefined);
     server = createApiServer({
@@ -229,6 +236,7 @@ export async function serve(argv: string[], io: CliIo): Promise<number> {
   warm = true;
   const limits = (stores.redis === undefined ? '' : `; rate limits and the analysis queue in ${redact(stores.redis)}`) +
     (aiTextCalibration === undefined ? '' : `; AI-text scores calibrated by ${values.calibration} (${calibrationSummary(aiTextCalibration)})`);
+  if (customModels) describeCustomModels(customModels, io.stdout);
   io.stdout.write(`content-analysis listening on ${address.url} (ledger ${ledgerName}${limits}; tool server at ${address.url}/mcp/v1${warmed})\n`);
   await new Promise<void>((resolve) => {
     const stop = () => {

@@ -1,4 +1,5 @@
 import type { Engine, Feature } from '@content-analysis/engine';
+import { MODEL_USAGE } from './customModels.js';
 
 const flag = (field: string) => field.replace(/_/g, '-');
 
@@ -90,6 +91,7 @@ const SERVICE_USAGES: Record<string, string[]> = {
     '                             each text with this deployment\'s human writing; give the workers the same one',
     '  --no-warm                  load the models on first use instead of before it reports listening and ready',
     '  --metrics-token <token>    require this bearer token on GET /metrics (default $CONTENT_ANALYSIS_METRICS_TOKEN; open)',
+    ...MODEL_USAGE,
   ],
   worker: [
     'Usage: content-analysis worker --redis <url> [--database <url>] [--concurrency 1] [options]',
@@ -109,6 +111,7 @@ const SERVICE_USAGES: Record<string, string[]> = {
     '  --sources, --index, --evidence  as serve (they must be the API nodes\' ones)',
     '  --calibration <file>       AI-text calibration profile, the one the API nodes use',
     '  --no-warm                  load the models on first use instead of at start',
+    ...MODEL_USAGE,
   ],
   calibrate: [
     'Usage: content-analysis calibrate ai-text --human <folder|jsonl> --target-fpr <rate> [--out profile.json]',
@@ -124,6 +127,7 @@ const SERVICE_USAGES: Record<string, string[]> = {
     '  --confidence <c>    probability with which the bound holds (default 0.95)',
     '  --out <file>        where to write the profile (default standard output)',
     '  --version <v>       detector version to calibrate (default the default version)',
+    '  --model <NAME=DIR>  calibrate a plugged text model instead (apply its profile with --model-calibration)',
   ],
   accounts: [
     'Usage: content-analysis accounts list [--db file | --database url]',
@@ -176,6 +180,10 @@ export function commandUsage(engine: Engine, command: string | undefined): strin
     'Each input is a file, an http(s) URL, or - for standard input; --<input> <value> gives the value itself.',
     ...(feature.cli!.options ?? []).map((o) => `  --${flag(o.field)} <${flag(o.field)}>`.padEnd(28) + o.description),
     ...(command === 'ai-text' ? ['  --calibration <file>'.padEnd(28) + 'apply a calibration profile (content-analysis calibrate ai-text)'] : []),
+    // The model flags, in this usage's 28-character column.
+    ...(['ai-content-detection', 'image-detection'].includes(feature.id)
+      ? MODEL_USAGE.map((l) => l.replace(/^ {29}/, ' '.repeat(28)).replace(/^( {2}--\S+ <[^>]+>)\s+/, (_, f: string) => f.padEnd(28)))
+      : []),
     '  --compact'.padEnd(28) + 'print the result on one line',
     '  --jsonl [file|-]'.padEnd(28) + 'one JSON request per line in, one result per line out (default -, standard input)',
     '  --sources, --index, --evidence: plagiarism sources and fact-check evidence (content-analysis --help)',

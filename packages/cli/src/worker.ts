@@ -4,6 +4,7 @@ import { ForensicsPool } from '@content-analysis/forensics';
 import { AnalysisWorker, jsonLog, QUEUED_FEATURES } from '@content-analysis/server';
 import { readCalibrationProfile } from './calibrate.js';
 import { servicesFrom } from './collections.js';
+import { describeCustomModels, MODEL_FLAGS, pluggedEngineOptions } from './customModels.js';
 import { parseCommandLine } from './commandLine.js';
 import { CliError, UsageError } from './errors.js';
 import { sourcesPath } from './ledgerFile.js';
@@ -38,6 +39,7 @@ export async function worker(argv: string[], io: CliIo): Promise<number> {
     sources: { type: 'string' },
     evidence: { type: 'string' },
     calibration: { type: 'string' },
+    ...MODEL_FLAGS,
   });
   if (positionals.length > 0) throw new UsageError(`worker: unexpected argument "${positionals[0]}"`);
   const aiTextCalibration = values.calibration === undefined ? undefined : await readCalibrationProfile(values.calibration);
@@ -47,6 +49,9 @@ export async function worker(argv: string[], io: CliIo): Promise<number> {
   const lockDurationMs = positiveInteger('--lock-duration', values['lock-duration'], 30) * 1000;
   const stalledIntervalMs = positiveInteger('--stall-interval', values['stall-interval'], Math.min(lockDurationMs / 1000, 10)) * 1000;
   const holdMs = Number(io.env.CONTENT_ANALYSIS_WORKER_HOLD_MS ?? 0) || 0;
+  // The API nodes accept `custom:NAME` only for the models they plugged in; the worker must hold the same ones.
+  const plugged = await pluggedEngineOptions(values);
+  const customModels = plugged.customModels;
   const sharedIndex = await openPostgresIndex(stores, values.index, io.env);
   const indexPath = sharedIndex ? undefined : sourcesPath(values.index, io.env);
   const jobStores = jobStoresOf({ stores, sharedIndex: sharedIndex !== undefined, indexPath, sources: values.sources, evidence: values.evidence });
@@ -59,10 +64,12 @@ export async function worker(argv: string[], io: CliIo): Promise<number> {
       forensicsPool,
     },
     ...(aiTextCalibration ? { aiTextCalibration } : {}),
+    ...plugged,
   });
   const release = async () => {
     await forensicsPool.close();
     await sharedIndex?.closeAsync();
+    await customModels?.release();
   };
   // The models load before the worker takes its first job, so that no job waits for them.
   let warmed = '';
@@ -90,6 +97,7 @@ export async function worker(argv: string[], io: CliIo): Promise<number> {
     await release();
     throw new CliError((error as Error).message, { cause: error });
   }
+  if (customModels) describeCustomModels(customModels, io.stdout);
   io.stdout.write(`content-analysis worker taking jobs from ${redact(stores.redis)} (prefix ${stores.queuePrefix}, concurrency ${concurrency}${warmed})\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);

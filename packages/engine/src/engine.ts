@@ -1,4 +1,4 @@
-import type { CalibrationProfile } from '@content-analysis/classifiers';
+import type { CalibrationProfile, CustomModels } from '@content-analysis/classifiers';
 import type { Ledger } from '@content-analysis/credits';
 import type { GuardedFetchOptions } from '@content-analysis/fetch';
 import { ApiError, toApiError } from './errors.js';
@@ -55,7 +55,22 @@ export interface EngineOptions {
    * @default undefined (the detector's shipped calibration)
    */
   aiTextCalibration?: CalibrationProfile;
+  /**
+   * Models the deployment plugged in (`CustomModels.load({NAME: DIR})`), which requests select with
+   * `version: "custom:NAME"` (AI text and AI image detection); they run on this thread (onnxruntime's own threads).
+   * @default none
+   */
+  customModels?: CustomModels;
+  /**
+   * Plugged models that answer the requests which name no `version`, in the bundled detector's place: the deployment's
+   * own default (`"custom:NAME"`, one per task). A request that names a version still gets that version.
+   * @default none: the bundled detectors
+   */
+  defaultModels?: readonly string[];
 }
+
+/** The features whose default a plugged model can take, by the task of the model. */
+const DEFAULTABLE = { 'ai-text': 'ai-content-detection', 'ai-image': 'image-detection' } as const;
 
 /** Where the CPU-heavy analyses run; see `analysisMode` for the default mode. */
 export interface AnalysisOptions extends AnalysisPoolOptions {
@@ -137,6 +152,10 @@ export class Engine {
   readonly services: () => EngineServices;
   /** Where the CPU-heavy analyses run; a pooled engine's pool is created on its first analysis. */
   readonly analysis: AnalysisRunner;
+  /** The deployment's plugged models (`version: "custom:NAME"`), if it has any. */
+  readonly customModels: CustomModels | undefined;
+  /** The version a request without one gets, by feature id, where the deployment chose a plugged model. */
+  readonly #defaultVersions = new Map<string, string>();
 
   constructor(options: EngineOptions = {}) {
     const analysis = options.analysis ?? {};
@@ -155,6 +174,21 @@ export class Engine {
     this.ledger = options.ledger;
     this.#fetchDefaults = options.fetch ?? {};
     this.#offload = options.offload;
+    this.customModels = options.customModels;
+    for (const version of options.defaultModels ?? []) {
+      const task = this.customModels?.versions('ai-text').includes(version) ? 'ai-text'
+        : this.customModels?.versions('ai-image').includes(version) ? 'ai-image' : undefined;
+      if (task === undefined) throw new RangeError(`Expected a plugged model (custom:NAME of customModels) for defaultModels but received ${version}`);
+      if (this.#defaultVersions.has(DEFAULTABLE[task])) throw new RangeError(`defaultModels names two ${task} models`);
+      this.#defaultVersions.set(DEFAULTABLE[task], version);
+    }
+  }
+
+  /** The body with the deployment's default version when it names none (plain objects only; anything else as is). */
+  #withDefaultVersion(featureId: string, body: unknown): unknown {
+    const version = this.#defaultVersions.get(featureId);
+    if (version === undefined || typeof body !== 'object' || body === null || Array.isArray(body) || Object.hasOwn(body, 'version')) return body;
+    return { ...body, version };
   }
 
   feature(id: string): Feature<any, any> {
@@ -171,6 +205,7 @@ export class Engine {
       fetchOptions: { ...this.#fetchDefaults, signal: abort },
       services: this.services,
       analysis: this.analysis,
+      ...(this.customModels ? { customModels: this.customModels } : {}),
       fetchRemote: (url, options) =>
         fetchRemote(url, {
           ...this.#fetchDefaults,
@@ -212,8 +247,9 @@ export class Engine {
   /** Runs a metered request for the account that owns `token`. Throws {@link ApiError}. */
   execute<Id extends FeatureId>(featureId: Id, body: FeatureRequest<Id>, options?: ExecuteOptions): Promise<ExecuteOutcome<FeatureResult<Id>>>;
   execute(featureId: string, body: unknown, options?: ExecuteOptions): Promise<ExecuteOutcome>;
-  async execute(featureId: string, body: unknown, options: ExecuteOptions = {}): Promise<ExecuteOutcome> {
+  async execute(featureId: string, requestBody: unknown, options: ExecuteOptions = {}): Promise<ExecuteOutcome> {
     const feature = this.feature(featureId);
+    const body = this.#withDefaultVersion(featureId, requestBody);
     const ledger = this.ledger;
     const accountId = options.accountId ?? (await this.authenticate(options.token));
     try {
@@ -252,8 +288,9 @@ export class Engine {
    * offloaded request (see {@link EngineOptions.offload}), on the inputs its API node read when they are given.
    * Throws {@link ApiError}.
    */
-  async analyse(featureId: string, body: unknown, options: AnalyseOptions = {}): Promise<Record<string, unknown>> {
+  async analyse(featureId: string, requestBody: unknown, options: AnalyseOptions = {}): Promise<Record<string, unknown>> {
     const feature = this.feature(featureId);
+    const body = this.#withDefaultVersion(featureId, requestBody);
     try {
       const inputs = options.inputs === undefined ? undefined : new ReadInputs(options.inputs);
       const plan = await feature.plan(validateRequest(feature.request, body), this.#context(options.signal, inputs));
@@ -269,8 +306,9 @@ export class Engine {
    */
   run<Id extends FeatureId>(featureId: Id, body: FeatureRequest<Id>, options?: { signal?: AbortSignal }): Promise<RunOutcome<RunResult<Id>>>;
   run(featureId: string, body: unknown, options?: { signal?: AbortSignal }): Promise<RunOutcome>;
-  async run(featureId: string, body: unknown, options: { signal?: AbortSignal } = {}): Promise<RunOutcome> {
+  async run(featureId: string, requestBody: unknown, options: { signal?: AbortSignal } = {}): Promise<RunOutcome> {
     const feature = this.feature(featureId);
+    const body = this.#withDefaultVersion(featureId, requestBody);
     try {
       const request = validateRequest(feature.request, body);
       const plan = await feature.plan(request, this.#context(options.signal));

@@ -1,3 +1,4 @@
+import type { CustomModels } from '@content-analysis/classifiers';
 import type * as z from 'zod';
 import type { FetchedResource, GuardedFetchOptions } from '@content-analysis/fetch';
 import type { ReadInputs } from './inputs/readInputs.js';
@@ -34,6 +35,8 @@ export interface FeatureContext {
    * planned and priced, handed to the worker that analyses it.
    */
   readonly inputs: ReadInputs;
+  /** The deployment's plugged models, selected by `version: "custom:NAME"`; none when it plugged none. */
+  readonly customModels?: CustomModels;
 }
 
 /**

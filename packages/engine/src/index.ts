@@ -109,3 +109,9 @@ export {
 } from '@content-analysis/classifiers';
 export type { CalibrateAiTextOptions, CalibrationOutcome, CalibrationProfile, ProfileBucket } from '@content-analysis/classifiers';
 export { checkDeclaredLanguage, contradictedLanguage } from './inputs/declaredLanguage.js';
+// Plugged models (EngineOptions.customModels) are loaded with the classifiers package's registry.
+export {
+  assertProfileFor, createCalibrationProfile, customCalibrationScorer, CustomModelError, CustomModels, isCustomVersion,
+  parseModelSpec, profileTextCalibration,
+} from '@content-analysis/classifiers';
+export type { CustomModel, CustomModelsOptions, CustomImageModel, CustomTextModel } from '@content-analysis/classifiers';

@@ -51,6 +51,9 @@ describe('JSON Schemas of every documented result', () => {
   it('exist for each request', () => {
     expect(Object.keys(REQUEST_SCHEMAS)).toEqual(Object.keys(RESULT_SCHEMAS));
     const image = toJsonSchema(REQUEST_SCHEMAS['image-detection'], 'input') as any;
-    expect([...image.properties.version.enum].sort()).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', 'latest', 'legacy-5']);
+    // The bundled versions, or a model the deployment plugged in (`custom:<name>`).
+    const [bundled, custom] = image.properties.version.anyOf;
+    expect([...bundled.enum].sort()).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', 'latest', 'legacy-5']);
+    expect(custom).toEqual({ type: 'string', pattern: '^custom:[A-Za-z0-9][A-Za-z0-9._-]{0,63}$' });
   });
 });

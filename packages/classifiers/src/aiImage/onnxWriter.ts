@@ -29,6 +29,8 @@ export interface OnnxValueInfo {
   name: string;
   /** Dimensions; a string names a symbolic dimension such as `batch`. */
   shape: (number | string)[];
+  /** Element type (TensorProto.DataType). @default ONNX_FLOAT */
+  elemType?: number;
 }
 
 export interface OnnxGraph {
@@ -92,7 +94,7 @@ function encodeTensor(tensor: OnnxTensor): Proto {
 function encodeValueInfo(info: OnnxValueInfo): Proto {
   const shape = new Proto();
   for (const d of info.shape) shape.message(1, typeof d === 'number' ? new Proto().int(1, d) : new Proto().string(2, d));
-  const tensorType = new Proto().int(1, ONNX_FLOAT).message(2, shape);
+  const tensorType = new Proto().int(1, info.elemType ?? ONNX_FLOAT).message(2, shape);
   return new Proto().string(1, info.name).message(2, new Proto().message(1, tensorType));
 }
 

@@ -369,8 +369,11 @@ function resolveLanguage(language: unknown, text: string): string {
   return detected;
 }
 
-// Grows a window around sentence i, one neighbour at a time on alternating sides, to SENTENCE_WINDOW_CHARS.
-function sentenceWindow(sentences: ReadonlyArray<{ start: number; end: number }>, i: number): [number, number] {
+/**
+ * The sentences scored for sentence i: grown around it one neighbour at a time on alternating sides until they span
+ * SENTENCE_WINDOW_CHARS characters (plugged text models use the same windows).
+ */
+export function sentenceWindow(sentences: ReadonlyArray<{ start: number; end: number }>, i: number): [number, number] {
   let a = i;
   let b = i;
   let left = true;

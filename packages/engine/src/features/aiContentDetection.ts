@@ -1,11 +1,12 @@
 import * as z from 'zod';
 import { countWords } from '@content-analysis/credits';
 import { AI_TEXT_LANGUAGES } from '@content-analysis/classifiers';
-import type { AiTextResult } from '@content-analysis/classifiers';
+import type { AiTextResult, CustomTextModel } from '@content-analysis/classifiers';
 import { callerError } from '../callerError.js';
 import { defineFeature, SNAKE_CASE_CREDITS } from '../feature.js';
 import { checkDeclaredLanguage } from '../inputs/declaredLanguage.js';
 import { analysedText } from '../inputs/textInput.js';
+import { pluggedModel } from '../pluggedModels.js';
 import { roundScore } from '../roundScore.js';
 import { boundedText } from '../schemas/common.js';
 import { aiContentDetectionRequest, TEXT_BOUNDS } from '../schemas/requests.js';
@@ -33,6 +34,13 @@ export const aiContentDetectionFeature = defineFeature<AiContentDetectionRequest
   credits: SNAKE_CASE_CREDITS,
   statusField: true,
   async plan(request, context) {
+    // A plugged model (`custom:NAME`) is looked up before anything is read or charged; it runs on this thread.
+    let custom: CustomTextModel | undefined;
+    try {
+      custom = pluggedModel(context.customModels, request.version, 'ai-text');
+    } catch (error) {
+      throw callerError(error, CALLER_ERRORS);
+    }
     const { input, text } = await analysedText(request, context, TEXT_BOUNDS.aiContentDetection);
     // A declared supported language the text is confidently not in is refused before anything is charged; an
     // unsupported one is refused by the detector, which names it.
@@ -47,11 +55,12 @@ export const aiContentDetectionFeature = defineFeature<AiContentDetectionRequest
       cost: countWords(text),
       analyse: async () => {
         try {
-          const result = await context.analysis.detectAiText(text, {
+          const options = {
             sentences: request.sentences,
             language: request.language,
             ...(request.version === undefined ? {} : { version: request.version }),
-          }, context.signal);
+          };
+          const result = custom ? await custom.detect(text, options) : await context.analysis.detectAiText(text, options, context.signal);
           const { score, sentences, attack_detected, readability_score, version, language, confidence } = result;
           return {
             score: roundScore(score),
@@ -90,5 +99,6 @@ export const aiContentDetectionFeature = defineFeature<AiContentDetectionRequest
     command: 'ai-text',
     summary: 'Estimate whether a text (file, PDF/DOCX/DOC/HTML document, URL, or -) was written by AI.',
     inputs: [{ field: 'text', description: 'the text to analyse', kind: 'text' }],
+    options: [{ field: 'version', description: 'detector version (default and latest: 2.0.0) or custom:NAME (a --model)' }],
   },
 });

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { resolveAiImageVersion } from '@content-analysis/classifiers';
-import type { AiImageVersion } from '@content-analysis/classifiers';
+import type { AiImageClassifier, AiImageVersion } from '@content-analysis/classifiers';
 import { CREDIT_COSTS } from '@content-analysis/credits';
 import { toImageBytes } from '@content-analysis/image-metadata';
 import { callerError } from '../callerError.js';
@@ -8,6 +8,7 @@ import { defineFeature, SNAKE_CASE_CREDITS } from '../feature.js';
 import { detectAiImage, imageFieldError } from '../image/detectAiImage.js';
 import type { ImageDetectionAnalysis } from '../image/detectAiImage.js';
 import { likelyAiGenerated } from '../image/likelyAiGenerated.js';
+import { pluggedModel } from '../pluggedModels.js';
 import { checkPublicUrl } from '../remote.js';
 import { imageDetectionRequest, MAX_IMAGE_BYTES } from '../schemas/requests.js';
 import type { ImageDetectionRequest } from '../schemas/requests.js';
@@ -52,8 +53,16 @@ export const imageDetectionFeature = defineFeature<ImageDetectionRequest, ImageD
   maxBodyBytes: MAX_BODY_BYTES,
   async plan(request, context) {
     let version: AiImageVersion;
+    // A plugged model (`custom:NAME`) answers in the bundled classifier's place, with the same fields and rounding.
+    let custom: AiImageClassifier | undefined;
     try {
-      version = resolveAiImageVersion(request.version);
+      const model = pluggedModel(context.customModels, request.version, 'ai-image');
+      if (model) {
+        custom = { classify: (image) => model.classify(image) as ReturnType<AiImageClassifier['classify']> };
+        version = model.version as AiImageVersion;
+      } else {
+        version = resolveAiImageVersion(request.version);
+      }
     } catch (error) {
       throw callerError(error, ['BAD_REQUEST']);
     }
@@ -72,7 +81,7 @@ export const imageDetectionFeature = defineFeature<ImageDetectionRequest, ImageD
       analyse: async () => {
         bytes ??= (await context.fetchRemote(request.url!, { accept: IMAGE_TYPES, maxBytes: MAX_IMAGE_BYTES })).bytes;
         return detectAiImage(bytes, {
-          classifier: context.services().imageClassifier(),
+          classifier: custom ?? context.services().imageClassifier(),
           version,
           field: request.image !== undefined ? 'image' : 'url',
         });
@@ -97,8 +106,8 @@ export const imageDetectionFeature = defineFeature<ImageDetectionRequest, ImageD
   },
   cli: {
     command: 'image',
-    summary: 'Estimate whether an image (file, http(s) URL, or -) is AI-generated; --version 1..8, legacy-5 or latest (= 8); default 5 (model 8).',
+    summary: 'Estimate whether an image (file, http(s) URL, or -) is AI-generated; --version 1..8, legacy-5, latest (= 8) or custom:NAME; default 5 (model 8).',
     inputs: [{ field: 'image', description: 'the image: a JPG, PNG or WEBP file, an http(s) URL, or -', kind: 'image' }],
-    options: [{ field: 'version', description: 'model version: 7, 6, 5, 4, 3, 2, 1 or latest (= 7; default 5)' }],
+    options: [{ field: 'version', description: 'model version: 7, 6, 5, 4, 3, 2, 1 or latest (= 7; default 5), or custom:NAME (a --model)' }],
   },
 });

@@ -15,6 +15,12 @@ export const TEXT_BOUNDS = Object.freeze({
   toolPlagiarism: { min: 100, max: 120_000 },
 });
 
+/** `version` of a model a deployment plugged in (`--model NAME=DIR`): `custom:` and the model's name. */
+export const CUSTOM_MODEL_VERSION = /^custom:[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** The message of a bad image `version` (the same whatever its type). */
+const IMAGE_VERSION_ERROR = `must be one of ${IMAGE_MODEL_VERSIONS.map((v) => `"${v}"`).join(', ')}`;
+
 /** Largest decoded image accepted in `image` (the spec's "about 4 MB or less"). */
 export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
 
@@ -62,12 +68,14 @@ export const imageDetectionRequest = z
     url: urlString.optional(),
     image: z.string().min(1, { error: 'must be a non-empty base64 string or data URL' }).optional(),
     // The spec types version as a string; anything outside the list (a number too) is BAD_REQUEST before any work.
+    // A deployment's plugged models are `custom:<name>`; whether the name is served is checked when planning.
     version: z
-      .enum(IMAGE_MODEL_VERSIONS, { error: `must be one of ${IMAGE_MODEL_VERSIONS.map((v) => `"${v}"`).join(', ')}` })
+      .union([z.enum(IMAGE_MODEL_VERSIONS), z.string().regex(CUSTOM_MODEL_VERSION, { error: IMAGE_VERSION_ERROR })], { error: IMAGE_VERSION_ERROR })
       .default('5')
       .describe(
-        'Model version: "8", "7", "6", "5", "legacy-5", "4", "3", "2", "1" or "latest" (the newest: "8"). Default "5", which ' +
-          'answers with model 8; "legacy-5" is the model that answered as "5" until 2026-11-27.',
+        'Model version: "8", "7", "6", "5", "legacy-5", "4", "3", "2", "1" or "latest" (the newest: "8"), or "custom:<name>", a ' +
+          'model the deployment plugged in. Default "5", which answers with model 8; "legacy-5" is the model that answered as "5" ' +
+          'until 2026-11-27.',
       ),
   })
   .superRefine((value, ctx) => {
