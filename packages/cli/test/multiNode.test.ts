@@ -132,12 +132,12 @@ describe.skipIf(skip !== undefined)('two API nodes and two workers, as processes
 
   it('runs only the jobs a balance pays for: 40 concurrent requests over both nodes on a balance for 6 start 6 jobs', async () => {
     const { accountId, tokens } = await client(6 * COST);
-    const startedBefore = workers.flatMap((w) => w.log.filter((line) => / started: /.test(line))).length;
+    const startedBefore = workers.flatMap((w) => logEvents(w.log, 'job_start', 'job_retry')).length;
     const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => detect(i % 2, tokens[i % TOKENS]!)));
     expect(answers.filter((a) => a.status === 200)).toHaveLength(6);
     expect(answers.filter((a) => a.status === 402)).toHaveLength(34);
     await workersIdle();
-    const startedAfter = workers.flatMap((w) => w.log.filter((line) => / started: /.test(line))).length;
+    const startedAfter = workers.flatMap((w) => logEvents(w.log, 'job_start', 'job_retry')).length;
     expect(startedAfter - startedBefore).toBe(6);
     expect(await ledger.balance(accountId)).toBe(0);
   }, 60_000);
