@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { serveChild } from '../lib/serveChild.mjs';
 
 const arg = (name, fallback) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -15,23 +16,9 @@ const arg = (name, fallback) => {
   return value;
 };
 
-if (process.argv[2] === '--serve') await serve();
+if (process.argv[2] === '--serve') await serveChild();
 else if (process.argv[2] === '--attack') await attack(process.argv[3], process.argv[4], Number(process.argv[5]));
 else await measure();
-
-/** The server: the default features, an in-memory ledger with one funded account, the server's defaults. */
-async function serve() {
-  const { MemoryLedger } = await import('../../packages/credits/dist/index.js');
-  const { Engine } = await import('../../packages/engine/dist/index.js');
-  const { createApiServer, listen } = await import('../../packages/server/dist/index.js');
-  const ledger = new MemoryLedger();
-  const account = await ledger.createAccount({ credits: 1e12 });
-  const { token } = await ledger.createToken(account.id);
-  const server = createApiServer({ engine: new Engine({ ledger }), rateLimit: false, log: () => undefined });
-  const { url } = await listen(server, 0, '127.0.0.1');
-  process.send({ url, token });
-  process.on('disconnect', () => process.exit(0));
-}
 
 /** Opens a connection that sends a head and the start of a body declared 100,000 bytes long, then nothing. */
 function stall(url, head) {

@@ -7,6 +7,7 @@ import { fork } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { proseOf } from '../lib/prose.mjs';
+import { serveChild } from '../lib/serveChild.mjs';
 
 const arg = (name, fallback) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -17,23 +18,8 @@ const arg = (name, fallback) => {
 
 const textOf = proseOf;
 
-if (process.argv[2] === '--serve') await serve(process.argv[3]);
+if (process.argv[2] === '--serve') await serveChild({ mode: process.argv[3] });
 else await measure();
-
-/** The child: a server with an in-memory ledger and one funded account; tells the parent its URL and token. */
-async function serve(mode) {
-  const { MemoryLedger } = await import('../../packages/credits/dist/index.js');
-  const { Engine } = await import('../../packages/engine/dist/index.js');
-  const { createApiServer, listen } = await import('../../packages/server/dist/index.js');
-  const ledger = new MemoryLedger();
-  const account = await ledger.createAccount({ credits: 1e12 });
-  const { token } = await ledger.createToken(account.id);
-  const engine = new Engine({ ledger, analysis: { mode } });
-  const server = createApiServer({ engine, rateLimit: false, log: () => undefined });
-  const { url } = await listen(server, 0, '127.0.0.1');
-  process.send({ url, token });
-  process.on('disconnect', () => process.exit(0));
-}
 
 function quantile(sorted, q) {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
