@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { CREDIT_COSTS } from '@content-analysis/credits';
-import { analyzeImageAuthenticity, callerError } from '@content-analysis/engine';
+import { advancedReportFigures, advancedReportHtml, analyzeImageAuthenticity, callerError } from '@content-analysis/engine';
 import { exportRawMap, renderHeatmap, decodeImage, kernelRegistry } from '@content-analysis/forensics';
 import { extractImageMetadata } from '@content-analysis/image-metadata';
 import { parseCommandLine } from './commandLine.js';
@@ -29,16 +29,18 @@ export async function imageMetadataCommand(argv: string[], out: Writable, usage:
 }
 
 /**
- * `forensics <image> [--out dir]`: prints the advanced analysis as JSON, the API's result with its `cost` (no
- * `balance`: nothing is charged); with --out, writes per map a heatmap over
+ * `forensics <image> [--out dir] [--report file.html]`: prints the advanced analysis as JSON, the API's result with
+ * its `cost` (no `balance`: nothing is charged); with --out, writes per map a heatmap over
  * the image (`<tool>.<kernel>.<map>.heatmap.png`), the raw map as 16-bit grayscale (`<tool>.<kernel>.<map>.raw.png`)
- * and its scale (`<tool>.<kernel>.<map>.raw.json`).
+ * and its scale (`<tool>.<kernel>.<map>.raw.json`); with --report, one self-contained HTML page of the same analysis.
  */
 export async function forensicsCommand(argv: string[], out: Writable, usage: (message: string) => Error): Promise<number> {
-  const { values, positionals } = parseCommandLine(argv, { out: { type: 'string' } });
+  const { values, positionals } = parseCommandLine(argv, { out: { type: 'string' }, report: { type: 'string' } });
   if (positionals.length !== 1) throw usage(`forensics: expected one <image>, received ${positionals.length}`);
+  if (values.report === '') throw usage('forensics: --report needs a file name');
   const bytes = await readImage(positionals[0]!);
-  const { report, kernels } = await analyzeImageAuthenticity(bytes);
+  const analysis = await analyzeImageAuthenticity(bytes);
+  const { report, kernels } = analysis;
   const written: string[] = [];
   if (values.out !== undefined) {
     mkdirSync(values.out, { recursive: true });
@@ -60,7 +62,13 @@ export async function forensicsCommand(argv: string[], out: Writable, usage: (me
     }
   }
   // The API's advanced result, composed as the engine composes an unmetered one: what it would cost, no balance.
-  const result = { status: 200, ...report, cost: CREDIT_COSTS.advancedImageDetection, ...(written.length ? { files: written } : {}) };
+  const composed = { status: 200, ...report, cost: CREDIT_COSTS.advancedImageDetection };
+  if (values.report !== undefined) {
+    mkdirSync(dirname(values.report), { recursive: true });
+    writeFileSync(values.report, advancedReportHtml(composed, await advancedReportFigures(bytes, analysis)));
+    written.push(values.report);
+  }
+  const result = { ...composed, ...(written.length ? { files: written } : {}) };
   out.write(`${JSON.stringify(result, null, 2)}\n`);
   return 0;
 }

@@ -87,6 +87,8 @@ export type {
 export type { TextInput } from './schemas/common.js';
 export { ADVANCED_KERNELS, analyzeImageAuthenticity } from './advanced/analyzeImageAuthenticity.js';
 export type { AuthenticityOptions, AuthenticityReport } from './advanced/analyzeImageAuthenticity.js';
+export { advancedReportFigures, advancedReportHtml, metadataRows } from './advanced/advancedReport.js';
+export type { ReportableAnalysis } from './advanced/advancedReport.js';
 export { decide } from './advanced/decide.js';
 export type { Decision } from './advanced/decide.js';
 export type { ToolReport } from './advanced/toolReports.js';
