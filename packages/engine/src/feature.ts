@@ -105,6 +105,12 @@ export interface Feature<Req = unknown, Out extends object = object> {
   /** Whether results carry `status: 200` first. */
   readonly statusField: boolean;
   plan(request: Req, context: FeatureContext): Promise<AnalysisPlan<Out>>;
+  /**
+   * An HTML page of a result (credit fields included), which the HTTP server answers instead of the JSON when this
+   * returns one (the advanced image detection's `report: "html"`); undefined for a JSON answer.
+   * @default none: always JSON
+   */
+  readonly htmlAnswer?: (result: Record<string, unknown>) => string | undefined;
   readonly tool?: ToolBinding<Out>;
   readonly cli?: CliBinding;
 }

@@ -46,7 +46,11 @@ export function openApiDocument(registry: FeatureRegistry, options: OpenApiOptio
           responses: {
             '200': {
               description: `${feature.title} result.`,
-              content: { 'application/json': { schema: stripDialect(toJsonSchema(feature.result)) } },
+              content: {
+                'application/json': { schema: stripDialect(toJsonSchema(feature.result)) },
+                // A feature that can answer a page (the advanced report, `report: "html"`) says so.
+                ...(feature.htmlAnswer ? { 'text/html': { schema: { type: 'string', description: 'A self-contained HTML page of the same result.' } } } : {}),
+              },
             },
             ...errorResponses,
           },

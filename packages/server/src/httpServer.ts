@@ -12,7 +12,7 @@ import { ServerMetrics } from './metrics.js';
 import { MemoryRateLimiter, isRateLimiter } from './rateLimiter.js';
 import type { RateLimiter, RateLimitOptions } from './rateLimiter.js';
 import { requestIdOf } from './requestId.js';
-import { defaultLog, deliverJson, sendError, sendJson } from './respond.js';
+import { defaultLog, deliverHtml, deliverJson, sendError, sendJson } from './respond.js';
 import { handleToolServer } from './toolServer.js';
 
 export const TOOL_SERVER_PATH = '/mcp/v1';
@@ -199,7 +199,13 @@ export function createApiServer(options: ApiServerOptions): Server {
       // The answer is written before the charge is final, so that no request is charged without it.
       await engine.execute(feature.id, body, { accountId, requestId, signal: abort.signal, deliver: (outcome) => {
         charged.credits = outcome.creditsUsed;
-        return deliverJson(res, outcome.result).catch((error: unknown) => {
+        // A feature may answer a page instead (the advanced report asked with `report: "html"`); a page that cannot be
+        // written fails the delivery, which refunds the charge.
+        const answer = async () => {
+          const html = feature.htmlAnswer?.(outcome.result);
+          return html === undefined ? deliverJson(res, outcome.result) : deliverHtml(res, html);
+        };
+        return answer().catch((error: unknown) => {
           charged.credits = 0;
           throw error;
         });

@@ -23,9 +23,38 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
  * or closes before that. `Engine.execute`'s `deliver`: a charge whose answer this did not hand over is refunded.
  */
 export function deliverJson(res: ServerResponse, body: unknown): Promise<void> {
+  return deliver(res, () => sendJson(res, 200, body));
+}
+
+/**
+ * The policy of an HTML answer (a feature's self-contained report): images from data: URIs and the inline style
+ * sheet only; no script, no request, no framing.
+ */
+export const HTML_ANSWER_POLICY = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/** {@link deliverJson} for a feature's HTML page (`text/html`, under {@link HTML_ANSWER_POLICY}). */
+export function deliverHtml(res: ServerResponse, html: string): Promise<void> {
+  return deliver(res, () => {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-length': String(Buffer.byteLength(html)),
+      'cache-control': 'no-store',
+      'content-security-policy': HTML_ANSWER_POLICY,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+    });
+    res.end(html);
+  });
+}
+
+function deliver(res: ServerResponse, send: () => void): Promise<void> {
   const gone = () => new ApiError('SERVICE_UNAVAILABLE', 'The connection closed before the result was delivered; nothing was charged.');
   if (res.destroyed) return Promise.reject(gone());
-  sendJson(res, 200, body);
+  send();
   if (res.writableFinished) return Promise.resolve();
   return new Promise((resolve, reject) => {
     res.once('finish', resolve);

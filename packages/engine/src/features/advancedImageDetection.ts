@@ -1,6 +1,8 @@
 import { CREDIT_COSTS } from '@content-analysis/credits';
+import type { ReportFigures } from '@content-analysis/forensics';
 import { analyzeImageAuthenticity } from '../advanced/analyzeImageAuthenticity.js';
 import type { AuthenticityReport } from '../advanced/analyzeImageAuthenticity.js';
+import { advancedReportFigures, advancedReportHtml, hasReportFigures } from '../advanced/advancedReport.js';
 import { ADVANCED_CREDITS, defineFeature } from '../feature.js';
 import { checkPublicUrl } from '../remote.js';
 import { advancedImageDetectionRequest } from '../schemas/requests.js';
@@ -10,7 +12,7 @@ import { advancedImageDetectionResult } from '../schemas/results.js';
 /** Formats the advanced endpoint reads. */
 const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 
-export const advancedImageDetectionFeature = defineFeature<AdvancedImageDetectionRequest, AuthenticityReport>({
+export const advancedImageDetectionFeature = defineFeature<AdvancedImageDetectionRequest, AuthenticityReport & { report_figures?: ReportFigures }>({
   id: 'advanced-image-detection',
   title: 'Advanced AI Image Detection',
   description:
@@ -33,8 +35,13 @@ export const advancedImageDetectionFeature = defineFeature<AdvancedImageDetectio
         const image = await context.fetchRemote(request.image_url, { accept: IMAGE_TYPES, maxBytes: 25 * 1024 * 1024 });
         const services = context.services();
         const pool = services.forensicsPool;
-        return (await analyzeImageAuthenticity(image.bytes, { classifier: services.imageClassifier(), ...(pool ? { pool } : {}) })).report;
+        const analysis = await analyzeImageAuthenticity(image.bytes, { classifier: services.imageClassifier(), ...(pool ? { pool } : {}) });
+        if (request.report !== 'html') return analysis.report;
+        // The figures travel with the result (from a queue worker too); the page is written when the answer is sent,
+        // with the credit fields.
+        return { ...analysis.report, report_figures: await advancedReportFigures(image.bytes, analysis) };
       },
     };
   },
+  htmlAnswer: (result) => (hasReportFigures(result) ? advancedReportHtml(result, result.report_figures) : undefined),
 });

@@ -88,6 +88,9 @@ export const imageDetectionRequest = z
 
 export const advancedImageDetectionRequest = z.object({
   image_url: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(8192),
+  // Not in the spec: `html` answers the same analysis as a self-contained HTML page (text/html) instead of JSON.
+  report: z.enum(['json', 'html'], { error: 'must be "json" or "html"' }).optional()
+    .describe('json (default): the JSON result; html: the same analysis as one self-contained HTML page (text/html), charged the same'),
 });
 
 export const plagiarismRequest = z

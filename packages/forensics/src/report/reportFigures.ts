@@ -175,7 +175,8 @@ async function mapFigure(input: ReportMapInput, maxSide: number): Promise<Report
   const colormap = input.colormap ?? 'inferno';
   const shown = downsampleMap(map, maxSide);
   let blank = 0;
-  for (const v of map.data) if (!Number.isFinite(v)) blank++;
+  const values = map.data;
+  for (let i = 0; i < values.length; i++) if (!Number.isFinite(values[i]!)) blank++;
   const png = await renderHeatmap(shown, { colormap, range: [lo, hi] });
   return {
     ...base,
