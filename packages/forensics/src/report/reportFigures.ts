@@ -54,10 +54,15 @@ export interface ReportFiguresInput {
   /** The fused or overall map, shown beside the image. @default none */
   overall?: ReportMapInput;
   /**
-   * Longest side, in pixels, of the image and of the heat maps embedded in the page (larger maps are averaged down).
+   * Longest side, in pixels, of the image embedded in the page.
    * @default 960
    */
   maxSide?: number;
+  /**
+   * Longest side, in cells, of a heat map embedded in the page: larger maps (per-pixel ones) are averaged down.
+   * @default 640
+   */
+  mapMaxSide?: number;
 }
 
 /** A colour scale: a CSS gradient and labelled values along it (position 0 = left end, 1 = right end). */
@@ -198,12 +203,14 @@ async function mapFigure(input: ReportMapInput, maxSide: number): Promise<Report
  */
 export async function reportFigures(input: ReportFiguresInput): Promise<ReportFigures> {
   const maxSide = input.maxSide ?? 960;
+  const mapMaxSide = input.mapMaxSide ?? 640;
   expectPositiveInteger('maxSide', maxSide);
+  expectPositiveInteger('mapMaxSide', mapMaxSide);
   if (!Array.isArray(input.maps)) throw new TypeError(`Expected array for maps but received ${String(input.maps)} of type ${typeof input.maps}`);
   const [image, overall, maps] = await Promise.all([
     imageFigure(input.image, maxSide),
-    input.overall ? mapFigure(input.overall, maxSide) : Promise.resolve(undefined),
-    Promise.all(input.maps.map((m) => mapFigure(m, maxSide))),
+    input.overall ? mapFigure(input.overall, mapMaxSide) : Promise.resolve(undefined),
+    Promise.all(input.maps.map((m) => mapFigure(m, mapMaxSide))),
   ]);
   return { image, ...(overall ? { overall } : {}), maps };
 }
