@@ -101,6 +101,11 @@ describe('reportFigures', () => {
     expect(figures.overall?.legend?.ticks.at(-1)?.label).toBe('0.5');
   });
 
+  it('widens the empty display range of a constant map to one unit', async () => {
+    const figures = await reportFigures({ image: gradientImage(64, 64), maps: [{ name: 'flat', map: map('flat', [2, 2], 2, 8, [2, 2]) }] });
+    expect(figures.maps[0]!.legend!.ticks.map((t) => t.label)).toEqual(['2', '2.25', '2.5', '2.75', '3']);
+  });
+
   it('refuses a map without data and an empty range, naming the map', async () => {
     await expect(reportFigures({ image: gradientImage(64, 64), maps: [{ name: 'x' }] }))
       .rejects.toThrow('Expected exactly one of map, raw or error for map "x" but received 0');

@@ -173,7 +173,8 @@ async function mapFigure(input: ReportMapInput, maxSide: number): Promise<Report
   if (given !== 1) throw new TypeError(`Expected exactly one of map, raw or error for map "${input.name}" but received ${given}`);
   if (input.error !== undefined) return { ...base, error: input.error };
   const map = input.map ?? (await mapOfRaw(input.raw!, input.name));
-  const [lo, hi] = input.range ?? map.displayRange;
+  // A range the caller gives must be valid; a map's own display range that is empty (a constant map) is widened.
+  const [lo, hi] = input.range ?? (map.displayRange[1] > map.displayRange[0] ? map.displayRange : [map.displayRange[0], map.displayRange[0] + 1]);
   if (!Number.isFinite(lo) || !Number.isFinite(hi) || !(hi > lo)) {
     throw new RangeError(`Expected range [low, high] with finite high > low for map "${input.name}" but received [${lo}, ${hi}]`);
   }
