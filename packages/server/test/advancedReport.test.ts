@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtinFeatures } from '@content-analysis/engine';
+import { MemoryLedger } from '@content-analysis/credits';
+import { Engine, builtinFeatures } from '@content-analysis/engine';
+import type { AnalysisOffload } from '@content-analysis/engine';
+import { close, createApiServer, listen } from '../src/index.js';
 import { json, startHarness } from './harness.js';
 import type { Harness } from './harness.js';
 import { FixedAiImageClassifierDouble, gradientPng, imageHost } from './testImage.js';
@@ -67,5 +70,40 @@ describe('POST /v2/advanced-image-detection with report: "html"', () => {
     expect(poor.status).toBe(402);
     expect((await json(poor)).error).toBe('Insufficient credits');
     expect(await h.ledger.balance(h.accountId)).toBe(before);
+  }, 60_000);
+
+  it('answers the page when a worker analysed the request: the figures cross from the worker as JSON', async () => {
+    const worker = new Engine({ features: builtinFeatures(), fetch: host.fetch, services: { imageClassifier: classifier } });
+    const offloaded: string[] = [];
+    // As the Redis queue does: the worker's result travels as JSON text.
+    const offload: AnalysisOffload = {
+      accepts: (featureId) => featureId === 'advanced-image-detection',
+      analyse: async (featureId, body) => {
+        offloaded.push(featureId);
+        return JSON.parse(JSON.stringify(await worker.analyse(featureId, body))) as Record<string, unknown>;
+      },
+    };
+    const ledger = new MemoryLedger();
+    const server = createApiServer({ engine: new Engine({ ledger, features: builtinFeatures(), offload }), rateLimit: false, log: () => undefined });
+    const { url } = await listen(server, 0);
+    try {
+      const account = await ledger.createAccount({ credits: 2000 });
+      const { token } = await ledger.createToken(account.id);
+      const response = await fetch(`${url}/v2/advanced-image-detection`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ image_url: URL, report: 'html' }),
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      const html = await response.text();
+      expect(offloaded).toEqual(['advanced-image-detection']);
+      expect(html).toContain('<dt>Balance</dt><dd>1500 credits</dd>');
+      expect([...html.matchAll(/<img src="data:image\/png;base64,/g)].length).toBeGreaterThanOrEqual(6);
+      expect(await ledger.balance(account.id)).toBe(1500);
+    } finally {
+      server.closeAllConnections();
+      await close(server);
+    }
   }, 60_000);
 });
