@@ -100,7 +100,8 @@ export interface Ledger {
    * once), then awaits `deliver` with the accepted charge; if `deliver` rejects, the charge is refunded and the
    * rejection passed on. A refused charge does not call `deliver`. PostgreSQL also marks the charge pending until
    * `deliver` settles, under a lease of this ledger: if the process dies meanwhile, any other ledger on the schema
-   * refunds it (`PostgresLedger.recoverUndelivered`).
+   * refunds it (`PostgresLedger.recoverUndelivered`). SQLite marks it under the process (host, id, start time): the
+   * next `SqliteLedger` opened on the file after that process died refunds it (`SqliteLedger.recoverUndelivered`).
    * @throws {UnknownAccountError}
    */
   chargeOnDelivery(accountId: string, amount: number, memo: string | undefined, deliver: DeliverCharge): Promise<ChargeOutcome>;

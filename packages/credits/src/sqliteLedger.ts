@@ -3,11 +3,12 @@ import { NEW_ACCOUNT_CREDITS } from './costs.js';
 import {
   BalanceLimitError, DuplicateAccountError, LedgerBusyError, LedgerClosedError, UnknownAccountError, UnknownChargeError,
 } from './errors.js';
-import { DEFAULT_HISTORY_LIMIT, refundUndelivered } from './ledger.js';
+import { DEFAULT_HISTORY_LIMIT } from './ledger.js';
 import type {
   Account, ChargeOutcome, CreateAccountOptions, DeliverCharge, Ledger, LedgerEntry, LedgerEntryKind, TokenIdentity, TokenInfo,
 } from './ledger.js';
 import { loadSqlite } from './loadSqlite.js';
+import { currentHolder, holderIsGone } from './processHolder.js';
 import { migrate } from './sqliteSchema.js';
 import { generateToken, hashesEqual, hashToken, isWellFormedToken, randomId } from './tokens.js';
 import { assertAccountId, assertNonEmptyString, assertNonNegativeInteger, assertOptionalString } from './validate.js';
@@ -85,6 +86,9 @@ export class SqliteLedger implements Ledger {
       translateBusy(() => migrate(this.#db));
       this.#sql = prepare(this.#db);
       this.#tx = transactions(this.#db, this.#sql);
+      // Charges left pending by a process that died mid-delivery (killed, out of memory, machine lost) are refunded
+      // as the file is opened again.
+      translateBusy(() => this.#tx.recover.immediate());
     } catch (error) {
       this.#db.close();
       throw error;
@@ -120,8 +124,41 @@ export class SqliteLedger implements Ledger {
     return translateBusy(() => this.#tx.charge.immediate(accountId, amount, memo ?? null));
   }
 
+  /**
+   * The charge and a pending mark under this process (`host pid start`) in one transaction; the mark goes once
+   * `deliver` resolved, and with a refund when it rejects. If the process dies in between, the next `SqliteLedger`
+   * opened on the file (this or another process, on this host) refunds the charge: see `recoverUndelivered`.
+   */
   async chargeOnDelivery(accountId: string, amount: number, memo: string | undefined, deliver: DeliverCharge): Promise<ChargeOutcome> {
-    return refundUndelivered(this, accountId, amount, memo, deliver);
+    this.#open();
+    assertNonNegativeInteger('amount', amount);
+    assertOptionalString('memo', memo);
+    const charged = translateBusy(() => this.#tx.chargePending.immediate(accountId, amount, memo ?? null, HOLDER));
+    if (!charged.ok) return charged;
+    try {
+      await deliver(charged);
+    } catch (error) {
+      // A ledger closed meanwhile leaves the mark: the next one to open the file refunds it once this process is gone.
+      if (!this.#closed) translateBusy(() => this.#tx.refundPending.immediate(charged.chargeId));
+      throw error;
+    }
+    if (!this.#closed) translateBusy(() => this.#sql.deleteDelivery.run(charged.chargeId));
+    return charged;
+  }
+
+  /**
+   * Refunds the charges left pending by processes of this host that are gone, and clears their marks; resolves
+   * with how many. Runs when a ledger opens the file; a charge is credited back at most once.
+   */
+  async recoverUndelivered(): Promise<number> {
+    this.#open();
+    return translateBusy(() => this.#tx.recover.immediate());
+  }
+
+  /** How many charges of any process have an answer being delivered now, or left by a process that died. */
+  async pendingDeliveries(): Promise<number> {
+    this.#open();
+    return translateBusy(() => (this.#sql.pendingCount.get() as { n: number }).n);
   }
 
   async refund(chargeId: string): Promise<number> {
@@ -190,6 +227,9 @@ export class SqliteLedger implements Ledger {
   }
 }
 
+/** This process, as the holder of its pending deliveries. */
+const HOLDER = currentHolder();
+
 /**
  * The ledger's transactions. Writes run with `.immediate`: `BEGIN IMMEDIATE` takes the write lock first, so no
  * other connection can change a balance between the read and the write. `history` runs `.deferred`, a snapshot.
@@ -212,6 +252,23 @@ function transactions(db: SqliteDatabase, sql: Statements) {
     return row.balance;
   };
 
+  const charge = db.transaction((accountId: string, amount: number, memo: string | null): ChargeOutcome => {
+    const row = sql.debit.get(amount, accountId, amount) as { balance: number } | undefined;
+    if (!row) {
+      const balance = requireBalance(accountId);
+      return { ok: false, balance, shortBy: amount - balance };
+    }
+    return { ok: true, chargeId: record(accountId, 'charge', amount, row.balance, memo), balance: row.balance };
+  });
+  const refund = db.transaction((chargeId: string): number => {
+    const entry = sql.selectEntry.get(chargeId) as EntryRow | undefined;
+    if (!entry || entry.kind !== 'charge') throw new UnknownChargeError(chargeId);
+    if (sql.selectRefundOf.get(chargeId)) return requireBalance(entry.account_id);
+    const balance = credit(entry.account_id, entry.amount);
+    record(entry.account_id, 'refund', entry.amount, balance, null, chargeId);
+    return balance;
+  });
+
   return {
     createAccount: db.transaction((id: string, credits: number, createdAt: string): Account => {
       if (sql.selectAccount.get(id)) throw new DuplicateAccountError(id);
@@ -219,21 +276,29 @@ function transactions(db: SqliteDatabase, sql: Statements) {
       if (credits > 0) record(id, 'topup', credits, credits, 'opening balance');
       return { id, balance: credits, createdAt };
     }),
-    charge: db.transaction((accountId: string, amount: number, memo: string | null): ChargeOutcome => {
-      const row = sql.debit.get(amount, accountId, amount) as { balance: number } | undefined;
-      if (!row) {
-        const balance = requireBalance(accountId);
-        return { ok: false, balance, shortBy: amount - balance };
-      }
-      return { ok: true, chargeId: record(accountId, 'charge', amount, row.balance, memo), balance: row.balance };
+    charge,
+    refund,
+    chargePending: db.transaction((accountId: string, amount: number, memo: string | null, holder: string): ChargeOutcome => {
+      const outcome = charge(accountId, amount, memo);
+      if (outcome.ok) sql.insertDelivery.run(outcome.chargeId, holder, new Date().toISOString());
+      return outcome;
     }),
-    refund: db.transaction((chargeId: string): number => {
-      const charge = sql.selectEntry.get(chargeId) as EntryRow | undefined;
-      if (!charge || charge.kind !== 'charge') throw new UnknownChargeError(chargeId);
-      if (sql.selectRefundOf.get(chargeId)) return requireBalance(charge.account_id);
-      const balance = credit(charge.account_id, charge.amount);
-      record(charge.account_id, 'refund', charge.amount, balance, null, chargeId);
+    refundPending: db.transaction((chargeId: string): number => {
+      const balance = refund(chargeId);
+      sql.deleteDelivery.run(chargeId);
       return balance;
+    }),
+    recover: db.transaction((): number => {
+      const gone = new Map<string, boolean>();
+      let refunded = 0;
+      for (const { charge_id: chargeId, holder } of sql.selectDeliveries.all() as Array<{ charge_id: string; holder: string }>) {
+        if (!gone.has(holder)) gone.set(holder, holderIsGone(holder));
+        if (!gone.get(holder)) continue;
+        refund(chargeId);
+        sql.deleteDelivery.run(chargeId);
+        refunded++;
+      }
+      return refunded;
     }),
     topUp: db.transaction((accountId: string, amount: number, memo: string | null): number => {
       if (amount === 0) return requireBalance(accountId);
@@ -272,6 +337,10 @@ function prepare(db: SqliteDatabase) {
     selectTokens: statement('SELECT id, account_id, label, created_at, revoked_at FROM tokens ORDER BY created_at, id'),
     selectTokensOf: statement('SELECT id, account_id, label, created_at, revoked_at FROM tokens WHERE account_id = ? ORDER BY created_at, id'),
     revokeToken: statement('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+    insertDelivery: statement('INSERT INTO pending_deliveries (charge_id, holder, created_at) VALUES (?, ?, ?)'),
+    deleteDelivery: statement('DELETE FROM pending_deliveries WHERE charge_id = ?'),
+    selectDeliveries: statement('SELECT charge_id, holder FROM pending_deliveries ORDER BY created_at, charge_id'),
+    pendingCount: statement('SELECT count(*) AS n FROM pending_deliveries'),
   };
 }
 

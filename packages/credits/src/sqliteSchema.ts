@@ -41,6 +41,16 @@ CREATE TABLE IF NOT EXISTS entries (
 CREATE INDEX IF NOT EXISTS entries_account ON entries (account_id, seq);
 `;
 
+// Version 2: the charges whose answer is being delivered (`chargeOnDelivery`), each under the process that holds it
+// (`host pid start`), so that the next ledger to open the file refunds those of a process that died meanwhile.
+const SCHEMA_V2 = `
+CREATE TABLE IF NOT EXISTS pending_deliveries (
+  charge_id TEXT PRIMARY KEY REFERENCES entries (id),
+  holder TEXT NOT NULL,
+  created_at TEXT NOT NULL
+) STRICT;
+`;
+
 /**
  * Brings the database to `SCHEMA_VERSION`. Runs in one `BEGIN IMMEDIATE` transaction, so processes that open a
  * new file at the same moment create the schema once: the second waits for the first, then finds the version set.
@@ -52,7 +62,8 @@ export function migrate(db: Database): void {
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version > SCHEMA_VERSION) throw new SchemaVersionError(version, SCHEMA_VERSION);
     if (version === SCHEMA_VERSION) return;
-    db.exec(SCHEMA_V1);
+    if (version < 1) db.exec(SCHEMA_V1);
+    if (version < 2) db.exec(SCHEMA_V2);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();
 }

@@ -59,7 +59,7 @@ describe('SqliteLedger file', () => {
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     expect(db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all())
-      .toEqual(['accounts', 'entries', 'tokens']);
+      .toEqual(['accounts', 'entries', 'pending_deliveries', 'tokens']);
     db.close();
   });
 
@@ -205,5 +205,94 @@ describe('SqliteLedger across processes', () => {
     expect(balanceFromEntries(entries)).toBe(balance);
     expect(entries[0]!.balanceAfter).toBe(balance);
     await ledger.close();
+  });
+});
+
+/** Starts the deliverUntilKilled fixture and resolves with the child and the charge id it reserved. */
+function reserveInChild(file: string, accountId: string, amount: number): Promise<{ child: ReturnType<typeof spawn>; chargeId: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(fixtures, 'deliverUntilKilled.mjs'), file, accountId, String(amount)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let buffer = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      buffer += chunk;
+      if (buffer.includes('\n')) resolve({ child, chargeId: buffer.trim() });
+    });
+    child.on('error', reject);
+    child.on('close', (code) => reject(new Error(`the child exited (${code}) before reserving`)));
+  });
+}
+
+describe('SqliteLedger reservations of a process that died (issue 26)', () => {
+  beforeAll(ensureBuilt, 60_000);
+
+  it('refunds a reservation at the next open once its process was killed mid-delivery, and not while it lives', async () => {
+    const file = tempFile();
+    const setup = new SqliteLedger({ path: file });
+    const { id } = await setup.createAccount({ credits: 2000 });
+    await setup.close();
+
+    const { child, chargeId } = await reserveInChild(file, id, 500);
+    // Opened while the holder lives: the reservation stands.
+    const meanwhile = new SqliteLedger({ path: file });
+    expect(await meanwhile.balance(id)).toBe(1500);
+    expect(await meanwhile.pendingDeliveries()).toBe(1);
+    expect(await meanwhile.recoverUndelivered()).toBe(0);
+    await meanwhile.close();
+
+    await new Promise((resolve) => {
+      child.once('exit', resolve);
+      child.kill('SIGKILL');
+    });
+    const reopened = new SqliteLedger({ path: file });
+    expect(await reopened.balance(id)).toBe(2000);
+    expect(await reopened.pendingDeliveries()).toBe(0);
+    const entries = await reopened.history(id);
+    expect(entries.filter((e) => e.kind === 'refund').map((e) => [e.refundOf, e.amount])).toEqual([[chargeId, 500]]);
+    expect(balanceFromEntries(entries)).toBe(2000);
+    // Opening again refunds nothing more.
+    await reopened.close();
+    const again = new SqliteLedger({ path: file });
+    expect(await again.balance(id)).toBe(2000);
+    expect((await again.history(id)).filter((e) => e.kind === 'refund')).toHaveLength(1);
+    await again.close();
+  });
+
+  it('clears the mark once delivered, and refunds it with the mark when the delivery fails', async () => {
+    const file = tempFile();
+    const ledger = new SqliteLedger({ path: file });
+    const { id } = await ledger.createAccount({ credits: 100 });
+    let release: () => void = () => undefined;
+    const delivered = ledger.chargeOnDelivery(id, 30, 'ok', () => new Promise<void>((resolve) => { release = resolve; }));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await ledger.pendingDeliveries()).toBe(1);
+    // Another ledger of this live process leaves it alone.
+    const other = new SqliteLedger({ path: file });
+    expect(await other.balance(id)).toBe(70);
+    await other.close();
+    release();
+    await expect(delivered).resolves.toMatchObject({ ok: true, balance: 70 });
+    expect(await ledger.pendingDeliveries()).toBe(0);
+    await expect(ledger.chargeOnDelivery(id, 20, 'gone', async () => { throw new Error('client gone'); })).rejects.toThrow('client gone');
+    expect(await ledger.pendingDeliveries()).toBe(0);
+    expect(await ledger.balance(id)).toBe(70);
+    await ledger.close();
+  });
+
+  it('adds the pending table to a file of schema version 1', async () => {
+    const file = tempFile();
+    const first = new SqliteLedger({ path: file });
+    const { id } = await first.createAccount({ credits: 5 });
+    await first.close();
+    const db = new Database(file);
+    db.exec('DROP TABLE pending_deliveries');
+    db.pragma('user_version = 1');
+    db.close();
+    const ledger = new SqliteLedger({ path: file });
+    expect(await ledger.balance(id)).toBe(5);
+    expect(await ledger.pendingDeliveries()).toBe(0);
+    await ledger.close();
+    const check = new Database(file, { readonly: true });
+    expect(check.pragma('user_version', { simple: true })).toBe(2);
+    check.close();
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AiImageClassification, AiImageClassifier } from '@content-analysis/classifiers';
 import { pixelHeavyPng } from '../../../scripts/fuzz/lib/index.mjs';
-import { ApiError, detectAiImage, PixelBudget } from '../src/index.js';
+import { analyzeImageAuthenticity, ApiError, detectAiImage, PixelBudget, processPixelBudget } from '../src/index.js';
+import { meteredEngine, rejection, routeToLocal, startLocalServer } from './helpers.js';
 
 /** A classifier that counts how many images it holds at once, answering after `ms`. */
 function countingClassifier(ms: number): AiImageClassifier & { most: number } {
@@ -69,5 +70,43 @@ describe('detectAiImage under a pixel budget (issue 26 item 7)', () => {
     const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected').map((o) => o.reason as ApiError);
     expect(refused.map((e) => [e.code, e.retryAfter])).toEqual([['SERVICE_UNAVAILABLE', 5], ['SERVICE_UNAVAILABLE', 5]]);
     expect(budget.inFlight).toBe(0);
+  });
+});
+
+describe('advanced image detection under the pixel budget (issue 26 item 7)', () => {
+  it('decodes pixel-heavy PNGs sent at once one budget at a time and refuses the excess before any work', async () => {
+    // 600 x 600 (0.36 Mpx) against a budget of 0.5 Mpx: one image at a time; 1 runs, 3 wait, 2 are refused.
+    const png = pixelHeavyPng(600, 600);
+    const budget = new PixelBudget({ maxPixels: 500_000, maxWaiting: 3, maxWaitMs: 120_000 });
+    const classifier = countingClassifier(20);
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 6 }, () => analyzeImageAuthenticity(png, { classifier, pixelBudget: budget })),
+    );
+    expect(classifier.most).toBe(1);
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(4);
+    const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected').map((o) => o.reason as ApiError);
+    expect(refused.map((e) => [e.code, e.retryAfter])).toEqual([['SERVICE_UNAVAILABLE', 5], ['SERVICE_UNAVAILABLE', 5]]);
+    expect(budget.inFlight).toBe(0);
+  });
+
+  it('answers 503 with Retry-After and charges nothing when the process budget is full', async () => {
+    const png = pixelHeavyPng(400, 400);
+    const server = await startLocalServer((_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end(png));
+    // The process's budget held whole by one analysis and its waiting line full: the next image is refused at once.
+    let release: () => void = () => undefined;
+    const held = processPixelBudget.run(processPixelBudget.maxPixels, () => new Promise<void>((resolve) => { release = resolve; }));
+    const waiters = Array.from({ length: processPixelBudget.maxWaiting }, () => processPixelBudget.run(1, async () => undefined));
+    try {
+      const { engine, ledger, accountId, token } = await meteredEngine({ credits: 2000, fetch: routeToLocal(() => server.port) });
+      const error = await rejection(engine.execute('advanced-image-detection', { image_url: 'http://images.example.com/heavy.png' }, { token }));
+      expect([error.code, error.retryAfter]).toEqual(['SERVICE_UNAVAILABLE', 5]);
+      expect(await ledger.balance(accountId)).toBe(2000);
+      expect((await ledger.history(accountId)).map((e) => e.kind).sort()).toEqual(['charge', 'refund', 'topup']);
+    } finally {
+      release();
+      await Promise.all([held, ...waiters]);
+      await server.close();
+    }
+    expect([processPixelBudget.inFlight, processPixelBudget.waiting]).toEqual([0, 0]);
   });
 });

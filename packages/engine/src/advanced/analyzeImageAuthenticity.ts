@@ -6,6 +6,8 @@ import type { DecodedPixels, ImageMetadataResult } from '@content-analysis/image
 import { ApiError } from '../errors.js';
 import { MIN_IMAGE_DIMENSION } from '../schemas/requests.js';
 import { defaultImageClassifier } from '../image/defaultImageClassifier.js';
+import { processPixelBudget } from '../image/pixelBudget.js';
+import type { PixelBudget } from '../image/pixelBudget.js';
 import { classifyImageReport, classifyOutcome } from './classifyImageTool.js';
 import type { ClassificationOutcome } from './classifyImageTool.js';
 import { decide } from './decide.js';
@@ -24,6 +26,12 @@ export interface AuthenticityOptions {
   maxBytes?: number;
   /** The pixel classifier behind `classify_image` (model version 5). @default the process-wide default classifier */
   classifier?: AiImageClassifier;
+  /**
+   * The decoded-pixel budget the analysis waits on before it decodes anything (see {@link PixelBudget}); the basic
+   * image detection shares it, so images of both endpoints count against one bound.
+   * @default the process's budget
+   */
+  pixelBudget?: PixelBudget;
 }
 
 /** The analysis fields of the advanced image detection result (without status, cost and balance). */
@@ -94,16 +102,19 @@ export async function analyzeImageAuthenticity(
     // reads every pixel on this thread), the classifier and the kernels (pool threads) run side by side; the
     // classifier's failure is an outcome, never a rejection.
     const checked = await checkImageInput(bytes, metadataOptions);
-    // One full decode serves the kernels and the watermark decoder, which wants the EXIF-oriented pixels: the
-    // kernels' stored grid is that only at orientation 1; otherwise the metadata tool decodes its own.
-    const pixels = decodeImage(bytes);
-    pixels.catch(() => undefined);
-    [metadata, { kernels }, classification] = await Promise.all([
-      // decodeImage gives 8-bit pixels; the metadata tool checks their size and type before reading them.
-      extractImageMetadata(bytes, { ...metadataOptions, ...(checked.orientation === 1 ? { pixels: pixels.then(asDecodedPixels) } : {}) }),
-      pixels.then((image) => analyzeImage(image, { kernels: ADVANCED_KERNELS, elaQuality, ...(options.pool ? { pool: options.pool } : {}) })),
-      classifyOutcome(injected ? () => injected : defaultImageClassifier, bytes),
-    ]);
+    // Nothing is decoded before the image's pixels fit in the process's budget (a refusal is 503, uncharged).
+    [metadata, { kernels }, classification] = await (options.pixelBudget ?? processPixelBudget).run(checked.width * checked.height, () => {
+      // One full decode serves the kernels and the watermark decoder, which wants the EXIF-oriented pixels: the
+      // kernels' stored grid is that only at orientation 1; otherwise the metadata tool decodes its own.
+      const pixels = decodeImage(bytes);
+      pixels.catch(() => undefined);
+      return Promise.all([
+        // decodeImage gives 8-bit pixels; the metadata tool checks their size and type before reading them.
+        extractImageMetadata(bytes, { ...metadataOptions, ...(checked.orientation === 1 ? { pixels: pixels.then(asDecodedPixels) } : {}) }),
+        pixels.then((image) => analyzeImage(image, { kernels: ADVANCED_KERNELS, elaQuality, ...(options.pool ? { pool: options.pool } : {}) })),
+        classifyOutcome(injected ? () => injected : defaultImageClassifier, bytes),
+      ]);
+    });
   } catch (error) {
     if (isCallerImageError(error)) throw new ApiError('BAD_REQUEST', (error as Error).message, { cause: error });
     throw error;
