@@ -157,14 +157,17 @@ export const LONG_WORD = 45;
 const LETTER_OR_DIGIT = /[\p{L}\p{M}\p{N}]/u;
 const DIGITS = /^\p{N}+$/u;
 const APOSTROPHES = new Set(["'", '\u2019', '\u02bc', '\uff07']);
+/** Right sides of English contractions of 2 letters (those of 1 letter never count as a word of their own). */
+const CONTRACTIONS = new Set(['ll', 're', 've']);
 
 /**
  * Words billed for one word of the segmentation, `word`: as many as the detector reads in it. UAX #29 keeps
  * letters joined by `.`, `:`, `_` or `'` (and other joiners such as U+00B7) in one word, but the AI-text detector
  * and the other analyses read each side, so `the.cat.sat` written without spaces would cost a third. The word is
  * cut at its joiners into parts (digit groups stay together: `1,234,567.5` is one number) and counts:
- * - one, plus one per join where both sides have at least 2 characters (the right one 3 across an apostrophe),
- *   so `e.g`, `U.S`, `Ph.D`, `don't`, `we'll`, `O'Brien` and `rock'n'roll` stay one word and `the.cat.sat` is three;
+ * - one, plus one per join where both sides have at least 2 characters (across an apostrophe, the right one not
+ *   `ll`, `re` or `ve`), so `e.g`, `U.S`, `Ph.D`, `don't`, `we'll`, `O'Brien` and `rock'n'roll` stay one word and
+ *   `the.cat.sat` and `of'to` are three and two;
  * - at least one per three parts (`a.b.c.d.e.f` is two), and at least one per {@link LONG_WORD} characters.
  */
 export function billedWords(word: string): number {
@@ -189,9 +192,9 @@ export function billedWords(word: string): number {
     const right = parts[p]!;
     if (DIGITS.test(left) && DIGITS.test(right)) continue;
     groups += 1;
-    // Across an apostrophe the right side of every English contraction has at most 2 letters (`n't`, `'re`, `'ll`).
-    const least = APOSTROPHES.has(joiners[p - 1]!) ? 3 : 2;
-    if (left.length >= 2 && right.length >= least) count += 1;
+    // Across an apostrophe, the right side of an English contraction (`n't`, `'s`, `'re`, `'ll`, ...) is no word of
+    // its own; any other part of 2 characters or more is (`of'to` is two words, as `of.to` is).
+    if (left.length >= 2 && right.length >= 2 && !(APOSTROPHES.has(joiners[p - 1]!) && CONTRACTIONS.has(right.toLowerCase()))) count += 1;
   }
   return Math.max(count, Math.ceil(groups / 3), Math.ceil(word.length / LONG_WORD));
 }

@@ -141,12 +141,13 @@ describe('countWords bills what the detector reads (issue 26 item 5)', () => {
   const prose = ['news-article.txt', 'blog-post.txt']
     .map((name) => readFileSync(new URL(`../../../fixtures/documents/${name}`, import.meta.url), 'utf8')).join('\n\n');
 
-  it('charges words joined by ".", "_", ":", "\u00b7" at least 90 % and by apostrophes at least 80 % of the spaced text', () => {
+  it('charges words joined by ".", "_", ":", "\u00b7" or apostrophes at least 90 % of the spaced text', () => {
     const plain = countWords(prose);
     expect(plain).toBe(363);
-    // Segmentation alone (UAX #29) counted each joined paragraph as a handful of words: 13 % in the report.
-    for (const joiner of ['.', '_', ':', '\u00b7']) expect(countWords(joinedWords(prose, joiner)), joiner).toBeGreaterThanOrEqual(0.9 * plain);
-    for (const joiner of ["'", '\u2019']) expect(countWords(joinedWords(prose, joiner)), joiner).toBeGreaterThanOrEqual(0.8 * plain);
+    // Segmentation alone (UAX #29) counted each joined paragraph as a handful of words: 13 % in the report. Only
+    // words of one letter (`a`, `I`) are lost: 338 of 363 whatever the joiner (apostrophes lost 2-letter words too
+    // until the replay of issue 26 found it: 160 of 172 credits).
+    for (const joiner of ['.', '_', ':', '\u00b7', "'", '\u2019']) expect(countWords(joinedWords(prose, joiner)), joiner).toBe(338);
   });
 
   it('keeps abbreviations, contractions, names and numbers one word', () => {
@@ -155,6 +156,9 @@ describe('countWords bills what the detector reads (issue 26 item 5)', () => {
     }
     expect(billedWords('the.cat.sat')).toBe(3);
     expect(billedWords("the'cat'sat")).toBe(3);
+    // Words of two letters joined by apostrophes are read as words: only `'ll`, `'re`, `'ve` (and one letter) join.
+    expect(billedWords("of'to'at'in")).toBe(4);
+    expect(billedWords("we'll'go")).toBe(2);
     expect(billedWords('a.b.c.d.e.f')).toBe(2);
   });
 

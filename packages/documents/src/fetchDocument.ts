@@ -12,6 +12,12 @@ export interface FetchDocumentOptions extends ExtractOptions {
    * @default {}
    */
   fetch?: FetchPassThrough;
+  /**
+   * Extracts the fetched bytes' text with the resolved limits, where the caller wants it done (a server runs it in a
+   * worker thread, so that a hostile document's bounded work does not hold its event loop).
+   * @default extractDocument, on this thread
+   */
+  extract?: (bytes: Uint8Array, limits: ExtractOptions) => Promise<ExtractedText>;
 }
 
 /** A document fetched from a URL, with the URL it was finally read from (after redirects). */
@@ -28,6 +34,6 @@ export interface FetchedDocument extends ExtractedText {
 export async function fetchDocument(url: string, options: FetchDocumentOptions = {}): Promise<FetchedDocument> {
   const limits = resolveExtractOptions(options);
   const resource = await guardedFetch(url, { ...options.fetch, maxBytes: limits.maxBytes });
-  const extracted = await extractDocument(resource.bytes, limits);
+  const extracted = await (options.extract ?? extractDocument)(resource.bytes, limits);
   return { ...extracted, url: resource.url };
 }

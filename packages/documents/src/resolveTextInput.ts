@@ -23,6 +23,8 @@ export interface ResolveTextInputOptions extends Omit<FetchDocumentOptions, 'fet
    * @default {}
    */
   fetch?: FetchDocumentOptions['fetch'];
+  /** Where a `file`'s text is extracted (see {@link FetchDocumentOptions.extract}). @default this thread */
+  extract?: FetchDocumentOptions['extract'];
 }
 
 /** The text to analyse and where it came from. */
@@ -55,8 +57,8 @@ export async function resolveTextInput(fields: TextInputFields, options: Resolve
     return withTitle({ ...page, input: 'website' });
   }
   if (given(fields.file)) {
-    const { maxHtmlBytes: _html, maxElements: _elements, fetch: _fetch, ...limits } = options;
-    const document = await fetchDocument(fields.file as string, { ...limits, fetch });
+    const { maxHtmlBytes: _html, maxElements: _elements, fetch: _fetch, extract: _extract, ...limits } = options;
+    const document = await fetchDocument(fields.file as string, { ...limits, fetch, ...(options.extract ? { extract: options.extract } : {}) });
     return withTitle({ ...document, input: 'file' });
   }
   if (typeof fields.text === 'string' && fields.text !== '') {

@@ -3,7 +3,9 @@ import { EvidenceStore } from '@content-analysis/fact-check';
 import { SourceIndex } from '@content-analysis/plagiarism';
 import { AnalysisPool, analysisMode, ApiError, Engine, sharedAnalysisPool } from '../src/index.js';
 import type { EngineOptions } from '../src/index.js';
-import { rejection } from './helpers.js';
+import { readFileSync } from 'node:fs';
+import { manyParagraphDocx } from '../../../scripts/fuzz/lib/index.mjs';
+import { rejection, routeToLocal, startLocalServer } from './helpers.js';
 
 const ESSAY =
   'My grandmother kept bees behind the shed for almost forty years, and every August the whole house smelled of ' +
@@ -98,6 +100,47 @@ describe('analysis pool', () => {
     const [a, b] = await Promise.all([rejection(pooled.run('ai-content-detection', body)), rejection(inThread.run('ai-content-detection', body))]);
     expect(a.code).toBe('BAD_REQUEST');
     expect(a.toBody()).toEqual(b.toBody());
+  });
+
+  it('extracts a fetched document in a worker: the same text as on the calling thread, the same BAD_REQUEST for a hostile one (issue 26)', async () => {
+    const files = new Map<string, Buffer>([
+      ['/report.docx', readFileSync(new URL('../../../fixtures/documents/tables-footnotes.docx', import.meta.url))],
+      ['/paper.pdf', readFileSync(new URL('../../../fixtures/documents/two-column.pdf', import.meta.url))],
+      // 200,000 paragraphs: 800,000 XML elements against the budget of 100,000.
+      ['/manyparas.docx', manyParagraphDocx(200_000)],
+    ]);
+    const server = await startLocalServer((req, res) => {
+      const body = files.get(req.url ?? '');
+      if (!body) return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': req.url!.endsWith('.pdf') ? 'application/pdf' : 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' }).end(body);
+    });
+    const small = new AnalysisPool({ threads: 1, maxQueue: 1, retryAfter: 3 });
+    try {
+      const fetch = routeToLocal(() => server.port);
+      const pooledFetch = new Engine({ analysis: { pool }, fetch });
+      const inThreadFetch = new Engine({ analysis: { mode: 'thread' }, fetch });
+      for (const file of ['http://docs.example.com/report.docx', 'http://docs.example.com/paper.pdf']) {
+        const [a, b] = await Promise.all([pooledFetch.run('ai-content-detection', { file }), inThreadFetch.run('ai-content-detection', { file })]);
+        expect(a.creditsUsed).toBeGreaterThan(50);
+        expect(a).toEqual(b);
+      }
+      const hostile = { file: 'http://docs.example.com/manyparas.docx' };
+      const [a, b] = await Promise.all([rejection(pooledFetch.run('ai-content-detection', hostile)), rejection(inThreadFetch.run('ai-content-detection', hostile))]);
+      expect(a.code).toBe('BAD_REQUEST');
+      expect(a.description).toMatch(/elements/);
+      expect(a.toBody()).toEqual(b.toBody());
+      // The extraction is a task of the pool: with its one thread busy and its one place taken, it is refused.
+      const busy = new Engine({ analysis: { pool: small }, fetch });
+      const text = ESSAY.repeat(200);
+      const running = small.run('aiText', { text, options: { sentences: true } });
+      const waiting = small.run('aiText', { text, options: { sentences: true } });
+      const refused = await rejection(busy.run('ai-content-detection', { file: 'http://docs.example.com/report.docx' }));
+      expect([refused.code, refused.retryAfter]).toEqual(['SERVICE_UNAVAILABLE', 3]);
+      await Promise.all([running, waiting]);
+    } finally {
+      await small.close();
+      await server.close();
+    }
   });
 
   it('refuses a task with SERVICE_UNAVAILABLE and Retry-After when maxQueue tasks wait', async () => {

@@ -34,6 +34,14 @@ export interface AuthenticityOptions {
   pixelBudget?: PixelBudget;
 }
 
+/**
+ * Pixels an advanced analysis counts against the decoded-pixel budget per pixel of its image: its decode, the
+ * kernels' maps and the ELA round trip hold about 17 bytes a pixel at their peak, against about 5 for the basic
+ * detection (issue 26 replay: two 7000 x 7000 advanced analyses took `serve` from 0.9 to 2.5 GB). A 49-Mpx image
+ * then runs alone, and the budget bounds both endpoints' memory alike.
+ */
+export const ADVANCED_PIXEL_WEIGHT = 4;
+
 /** The analysis fields of the advanced image detection result (without status, cost and balance). */
 export interface AuthenticityReport {
   language: 'en';
@@ -103,7 +111,7 @@ export async function analyzeImageAuthenticity(
     // classifier's failure is an outcome, never a rejection.
     const checked = await checkImageInput(bytes, metadataOptions);
     // Nothing is decoded before the image's pixels fit in the process's budget (a refusal is 503, uncharged).
-    [metadata, { kernels }, classification] = await (options.pixelBudget ?? processPixelBudget).run(checked.width * checked.height, () => {
+    [metadata, { kernels }, classification] = await (options.pixelBudget ?? processPixelBudget).run(checked.width * checked.height * ADVANCED_PIXEL_WEIGHT, () => {
       // One full decode serves the kernels and the watermark decoder, which wants the EXIF-oriented pixels: the
       // kernels' stored grid is that only at orientation 1; otherwise the metadata tool decodes its own.
       const pixels = decodeImage(bytes);

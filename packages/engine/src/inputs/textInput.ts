@@ -39,7 +39,11 @@ export async function analysedText(
   const read = async (): Promise<AnalysedText> => {
     let resolved;
     try {
-      resolved = await resolveTextInput(fields, { fetch: context.fetchOptions });
+      resolved = await resolveTextInput(fields, {
+        fetch: context.fetchOptions,
+        // A document's text is extracted where the analyses run (the engine's worker pool), off the event loop.
+        extract: (bytes, limits) => context.analysis.extractDocument(bytes, limits, context.fetchOptions.signal),
+      });
     } catch (error) {
       throw documentInputError(error);
     }

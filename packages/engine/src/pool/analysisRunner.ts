@@ -1,9 +1,12 @@
 import { detectAiText } from '@content-analysis/classifiers';
 import type { AiTextResult, DetectAiTextOptions } from '@content-analysis/classifiers';
+import { DocumentError, extractDocument } from '@content-analysis/documents';
+import type { ExtractedText, ExtractOptions } from '@content-analysis/documents';
 import { checkFacts, gatherClaimEvidence } from '@content-analysis/fact-check';
 import type { CheckFactsOptions, FactCheckResult } from '@content-analysis/fact-check';
 import { checkPlagiarism, findSources } from '@content-analysis/plagiarism';
 import type { CheckPlagiarismOptions, PlagiarismV2Result } from '@content-analysis/plagiarism';
+import { AnalysisTaskError } from '../errors.js';
 import type { AnalysisPool } from './analysisPool.js';
 
 /**
@@ -19,6 +22,11 @@ export interface AnalysisRunner {
   checkPlagiarism(text: string, options: CheckPlagiarismOptions, signal?: AbortSignal): Promise<PlagiarismV2Result>;
   /** `options.signal` cancels the search provider's calls and drops a pooled judging that has not started yet. */
   checkFacts(text: string, options: CheckFactsOptions): Promise<FactCheckResult>;
+  /**
+   * The text of a fetched document (PDF, DOCX, DOC) within `options`' budgets; its failures are the
+   * `DocumentError`s of `extractDocument` wherever it ran.
+   */
+  extractDocument(bytes: Uint8Array, options: ExtractOptions, signal?: AbortSignal): Promise<ExtractedText>;
 }
 
 /** Runs every analysis on the calling thread. */
@@ -27,6 +35,7 @@ export const inThreadRunner: AnalysisRunner = Object.freeze({
   detectAiText: (text: string, options: DetectAiTextOptions) => detectAiText(text, options),
   checkPlagiarism: (text: string, options: CheckPlagiarismOptions) => checkPlagiarism(text, options),
   checkFacts: (text: string, options: CheckFactsOptions) => checkFacts(text, options),
+  extractDocument: (bytes: Uint8Array, options: ExtractOptions) => extractDocument(bytes, options),
 });
 
 /** Runs the analyses in the threads of the pool `pool()` returns (called on the first analysis: the pool is lazy). */
@@ -48,6 +57,18 @@ export function pooledRunner(pool: () => AnalysisPool): AnalysisRunner {
       const found = await pool().run('factClaims', { text, options: plain }, signal);
       const gathered = await gatherClaimEvidence(found, { store, ...(searchProvider ? { searchProvider } : {}), ...(signal ? { signal } : {}) });
       return pool().run('factCheck', { gathered, options: plain }, signal);
+    },
+    async extractDocument(bytes, options, signal) {
+      // Issue 26: a hostile document's bounded extraction (a DOCX byte scan, a PDF's counting inflate, pdf.js) took
+      // the event loop for up to 0.4 s on this thread; in a worker, /health and other requests go on meanwhile.
+      try {
+        return await pool().run('extractDocument', { bytes, options }, signal);
+      } catch (error) {
+        if (error instanceof AnalysisTaskError && error.name === 'DocumentError' && error.code !== undefined) {
+          throw new DocumentError(error.code as DocumentError['code'], error.message);
+        }
+        throw error;
+      }
     },
   };
 }

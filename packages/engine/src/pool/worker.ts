@@ -1,5 +1,7 @@
 import { detectAiText } from '@content-analysis/classifiers';
 import type { AiTextResult, DetectAiTextOptions } from '@content-analysis/classifiers';
+import { extractDocument as extractDocumentText } from '@content-analysis/documents';
+import type { ExtractedText, ExtractOptions } from '@content-analysis/documents';
 import { findCheckableClaims, judgeClaims } from '@content-analysis/fact-check';
 import type { CheckableClaims, FactCheckResult, FindClaimsOptions, GatheredClaims, JudgeClaimOptions } from '@content-analysis/fact-check';
 import { checkPlagiarism, FoundSourcesProvider, StemFrequencies } from '@content-analysis/plagiarism';
@@ -36,8 +38,14 @@ export interface FactCheckTask {
   options: JudgeClaimOptions;
 }
 
+export interface ExtractDocumentTask {
+  bytes: Uint8Array;
+  options: ExtractOptions;
+}
+
 /** The named task handlers of the analysis worker and what each returns. */
 export interface AnalysisTasks {
+  extractDocument: { task: ExtractDocumentTask; result: ExtractedText };
   aiText: { task: AiTextTask; result: AiTextResult };
   plagiarism: { task: PlagiarismTask; result: PlagiarismV2Result };
   factClaims: { task: FactClaimsTask; result: CheckableClaims };
@@ -80,4 +88,9 @@ export function factClaims(task: FactClaimsTask): Promise<TaskOutcome<CheckableC
 /** Piscina task handler `factCheck`: judges the claims gathered on the caller's thread. */
 export function factCheck(task: FactCheckTask): Promise<TaskOutcome<FactCheckResult>> {
   return settle(() => judgeClaims(task.gathered, task.options));
+}
+
+/** Piscina task handler `extractDocument`: the text of a fetched PDF, DOCX or DOC, within its budgets. */
+export function extractDocument(task: ExtractDocumentTask): Promise<TaskOutcome<ExtractedText>> {
+  return settle(() => extractDocumentText(task.bytes, task.options));
 }
