@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { attacks, pollHealth, replayAttack, ROOT, RSS_BOUND_MIB, startScaleOut, startServeTopology, startSite } from './replayLib.mjs';
+import { attacks, killStarted, pollHealth, replayAttack, ROOT, RSS_BOUND_MIB, startScaleOut, startServeTopology, startSite } from './replayLib.mjs';
 
 if (process.argv[2] === '--poll') {
   await pollHealth(process.argv.slice(3));
@@ -26,6 +26,12 @@ function option(name, fallback) {
 }
 
 async function main() {
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, () => {
+      killStarted();
+      process.exit(130);
+    });
+  }
   const which = option('topology', 'both');
   const only = option('only', undefined)?.split(',');
   const out = option('json', undefined);
@@ -70,13 +76,15 @@ async function main() {
   }
   console.log(`Attack replay, Node ${process.version}, ${availableParallelism()} cores, load ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}, ` +
     `RSS bound ${bound} MiB per process, ${new Date().toISOString()}`);
-  console.log('| topology | attack | item | answers | up | peak RSS MiB (before) | charged / expected | /health p50 / p99 / max ms | s | problems |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log('| topology | attack | item | answers | up | peak RSS MiB (before) | charged / expected | /health n, p50 / p99 / max ms | p99 / quiet | s | load | problems |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
+    const quiet = rows.find((q) => q.topology === r.topology && q.attack === 'quiet');
     const rss = Object.entries(r.rss_peak_mib).map(([p, v]) => `${p} ${v} (${r.rss_before_mib[p]})`).join(', ');
-    const answers = Object.entries(r.statuses).map(([k, v]) => `${v} x ${k}`).join(', ');
+    const answers = Object.entries(r.statuses).map(([k, v]) => `${v} x ${k}`).join(', ') || '-';
+    const ratio = quiet ? `x${(r.health_p99_ms / quiet.health_p99_ms).toFixed(1)}` : '-';
     console.log(`| ${r.topology} | ${r.attack} | ${r.item} | ${answers} | ${r.up ? 'yes' : 'NO'} | ${rss} | ${r.charged} / ${r.expected} | ` +
-      `${r.health_p50_ms} / ${r.health_p99_ms} / ${r.health_max_ms} | ${r.seconds} | ${r.problems.join('; ') || '-'} |`);
+      `${r.health_n}, ${r.health_p50_ms} / ${r.health_p99_ms} / ${r.health_max_ms} | ${ratio} | ${r.seconds} | ${r.load} | ${r.problems.join('; ') || '-'} |`);
   }
   if (out) writeFileSync(out, `${JSON.stringify({ node: process.version, cores: availableParallelism(), bound_mib: bound, rows }, null, 2)}\n`);
   const failed = rows.filter((r) => r.problems.length > 0);

@@ -41,6 +41,7 @@ export function startServeTopology(options: { dir: string; sitePort: number; war
 export function startScaleOut(options: { sitePort: number; postgres: string; redis: string; warm?: boolean }): Promise<Topology>;
 export function cli(args: string[], env?: NodeJS.ProcessEnv): Promise<Record<string, unknown>>;
 export function rssMiB(pid: number): number;
+export function killStarted(): void;
 export function proseWords(n: number): string;
 
 export interface Attack {
@@ -56,6 +57,8 @@ export interface Attack {
   fetchedOnce?: boolean;
   stall?: string;
   mcp?: boolean;
+  /** No requests: only the measures, for this many milliseconds (the baseline row). */
+  quiet?: number;
   body(token: string, page: string): string;
   cost(status: number | 'lost', context: { words(text: string): number }): number;
 }
