@@ -1,6 +1,7 @@
-"""Trains AI-image model version 8 (served as version 5, the default: see src/aiImage/versions.ts) on the artefact
-features v6/extract.mjs wrote, measures it leaving whole real sources and whole generator families out, and exports
-models/ai-image/8/probe.onnx with card.json.
+"""Trains AI-image model version 8 (served as version 5, the default, until version 9: see src/aiImage/versions.ts;
+v9/train.py runs this script with its module settings changed) on the artefact features v6/extract.mjs wrote,
+measures it leaving whole real sources and whole generator families out, and exports models/ai-image/8/probe.onnx
+with card.json.
 
 Run (from packages/classifiers, Debian's python3 with torch, sklearn and onnx), after
     node training/ai-image/v6/build-corpus.mjs --limit 80,150 --only training/ai-image/v8/corpus-files.txt
