@@ -66,11 +66,12 @@ export async function printCorpusTables(classifier, manifest, { perGroup = 40 } 
 const pct = (v) => (v === null || v === undefined ? '     -' : `${(100 * v).toFixed(1).padStart(5)}%`);
 
 /**
- * The tables of the default model (version 5 = model 8) as training/ai-image/v8/train.py measured them: per real
+ * The tables of the default model (version 5 = model 9; model 8 before it) as training/ai-image/v8/train.py (which
+ * v9/train.py runs) measured them: per real
  * source left out of training, the false positive rate at the threshold the rule sets without it, as published, as
  * shared (long side <= 1080 px, JPEG q75) and as a screenshot (80%, PNG), with version 7 (`latest` before) beside it
  * on the photos of that source held apart (which it never trained on); per generator family left out, AUROC and TPR
- * at the threshold, as published and as shared.
+ * at the threshold, as published and as shared (and as a screenshot where the card has it).
  */
 export function printDefaultModelTables() {
   const card = aiImageModelCard('5');
@@ -86,12 +87,15 @@ export function printDefaultModelTables() {
   const summary = m.summary;
   console.log('worst'.padEnd(30), '      ', ...kinds.map((k) => pct(summary.leave_source_out_real_worst_fpr[k]?.fpr).padStart(10)));
   console.log(`\nVersion 5 (model ${card.version}), generator families left out one at a time: AUROC against real photos left out, TPR at the fold's threshold`);
-  console.log('family'.padEnd(22), '     n', 'AUROC published', ' shared', ' TPR published', ' shared');
+  // Model 9's card also holds the screenshot copies of the AI images (model 8 never computed them).
+  const shots = Object.values(m.leave_family_out).some((f) => f.screenshot);
+  console.log('family'.padEnd(22), '     n', 'AUROC published', ' shared', ...(shots ? [' screenshot'] : []), ' TPR published', ' shared', ...(shots ? [' screenshot'] : []));
   for (const [family, f] of Object.entries(m.leave_family_out)) {
-    console.log(family.padEnd(22), String(f.n).padStart(6), fmt(f.original.auroc, 15), fmt(f.asshared.auroc, 7), pct(f.original.tpr).padStart(14), pct(f.asshared.tpr).padStart(7));
+    console.log(family.padEnd(22), String(f.n).padStart(6), fmt(f.original.auroc, 15), fmt(f.asshared.auroc, 7), ...(shots ? [fmt(f.screenshot?.auroc, 11)] : []),
+      pct(f.original.tpr).padStart(14), pct(f.asshared.tpr).padStart(7), ...(shots ? [pct(f.screenshot?.tpr).padStart(11)] : []));
   }
-  for (const k of ['original', 'asshared']) {
-    console.log(`mean (${k === 'original' ? 'as published' : 'as shared'})`.padEnd(22), '      ', fmt(summary.leave_family_out[k].mean_auroc, 15),
+  for (const k of shots ? ['original', 'asshared', 'screenshot'] : ['original', 'asshared']) {
+    console.log(`mean (${{ original: 'as published', asshared: 'as shared', screenshot: 'screenshot' }[k]})`.padEnd(22), '      ', fmt(summary.leave_family_out[k].mean_auroc, 15),
       ' TPR at the threshold', pct(summary.leave_family_out[k].tpr_at_threshold));
   }
   console.log(`Calibration split (real photos held apart; the threshold was set on them): ${kinds.map((k) => `${k} ${pct(summary.calibration_split_fpr[k])}`).join(', ')}`);

@@ -7,8 +7,8 @@
 // the version 7 leave-generator-family-out and leave-one-source-out tables with version 5 beside them
 // (corpusTable.mjs), and the robustness of versions 5, 6 and 7 to re-compression, resizing, cropping and screenshots
 // (robustness.mjs) on the held-out camera photos, the real photos held apart for the threshold and a sample of the
-// corpus's AI images (version 5 is model 8 since 2026-11-27; legacy-5 the model that was 5 before).
-// First the tables of the default model (version 5 = model 8) from its card (`--default-only`: only them).
+// corpus's AI images (version 5 is model 9 since 2026-11-27, model 8 before it; legacy-5 the model that was 5 before both).
+// First the tables of the default model (version 5 = model 9) from its card (`--default-only`: only them).
 // With --model NAME=DIR (repeatable), each plugged image model (a Hugging Face / Optimum ONNX folder, see
 // packages/classifiers/src/custom/README.md) gets the same per-dataset table as version `custom:NAME`, beside the
 // shipped versions.

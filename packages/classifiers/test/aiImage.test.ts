@@ -88,19 +88,20 @@ describe('Keras (TensorFlow.js) to ONNX conversion of the nsfwjs backbones', () 
 });
 
 describe('model versions', () => {
-  it('resolves 1 to 8, legacy-5, latest and the default, and refuses anything else as a BAD_REQUEST on version', () => {
-    expect(AI_IMAGE_VERSIONS).toEqual(['1', '2', '3', '4', 'legacy-5', '5', '6', '7', '8']);
+  it('resolves 1 to 9, legacy-5, latest and the default, and refuses anything else as a BAD_REQUEST on version', () => {
+    expect(AI_IMAGE_VERSIONS).toEqual(['1', '2', '3', '4', 'legacy-5', '5', '6', '7', '8', '9']);
     for (const v of AI_IMAGE_VERSIONS) {
       expect(resolveAiImageVersion(v)).toBe(v);
       if (v !== 'legacy-5') expect(resolveAiImageVersion(Number(v))).toBe(v);
     }
     expect(resolveAiImageVersion(undefined)).toBe('5');
-    expect(resolveAiImageVersion('latest')).toBe('8');
-    // Version 5 answers with model 8; the model that was 5 before answers as legacy-5.
-    expect(aiImageModelFolder('5')).toBe('8');
+    expect(resolveAiImageVersion('latest')).toBe('9');
+    // Version 5 answers with model 9 (model 8 before it); the model that was 5 before model 8 answers as legacy-5.
+    expect(aiImageModelFolder('5')).toBe('9');
+    expect(aiImageModelFolder('8')).toBe('8');
     expect(aiImageModelFolder('legacy-5')).toBe('5');
     expect(aiImageModelFolder('7')).toBe('7');
-    for (const bad of ['9', '0', 'v5', '', '5.0', 'LATEST', 'legacy', 'legacy-7', 2.5]) {
+    for (const bad of ['10', '0', 'v5', '', '5.0', 'LATEST', 'legacy', 'legacy-7', 2.5]) {
       const error = (() => {
         try {
           resolveAiImageVersion(bad);
@@ -177,20 +178,25 @@ describe('model versions', () => {
   });
 });
 
-describe('version 8, the model of the default version 5', () => {
+// Model 9 answers for the default (version 5) and holds the bound in the screenshot copy too; model 8, the default
+// before it, holds it as published and as shared.
+describe.each([
+  { model: '8', version: '8', processings: ['original', 'asshared'] },
+  { model: '9', version: '5', processings: ['original', 'asshared', 'screenshot'] },
+] as const)('model $model (asked for as version $version)', ({ model, version, processings }) => {
   interface Fpr { original?: number; asshared?: number; screenshot?: number }
-  const card = aiImageModelCard('5');
+  const card = aiImageModelCard(version);
   const metrics = card.metrics as {
     leave_source_out_real: Record<string, { n: number; threshold: number; fpr: Fpr }>;
     leave_family_out: Record<string, { n: number; original: { auroc: number | null; tpr: number }; asshared: { auroc: number | null; tpr: number } }>;
   };
 
-  it('flags at most 5% of the photos of every real source left out of its training, as published and as shared', () => {
+  it(`flags at most 5% of the photos of every real source left out of its training (${processings.join(', ')})`, () => {
+    expect(card.version).toBe(model);
     const sources = Object.entries(metrics.leave_source_out_real);
     expect(sources.length).toBeGreaterThanOrEqual(6);
     for (const [, s] of sources) {
-      expect(s.fpr.original).toBeLessThanOrEqual(0.05);
-      expect(s.fpr.asshared).toBeLessThanOrEqual(0.05);
+      for (const k of processings) expect(s.fpr[k]).toBeLessThanOrEqual(0.05);
     }
     expect(Object.keys(metrics.leave_family_out).length).toBeGreaterThanOrEqual(8);
     const licences = card['licences'] as { summary: string; sources: { terms: string }[] };
@@ -199,7 +205,7 @@ describe('version 8, the model of the default version 5', () => {
   });
 
   it("its exported network gives the training script's probabilities, with the band of the images it cannot tell apart", async () => {
-    const session = await ort.InferenceSession.create(join(AI_IMAGE_MODELS_DIR, '8', card.file));
+    const session = await ort.InferenceSession.create(join(AI_IMAGE_MODELS_DIR, model, card.file));
     const references = card['reference'] as { features: number[]; ai_probability: number }[];
     expect(references.length).toBe(5);
     for (const r of references) {
@@ -221,7 +227,7 @@ describe('AI-image classifier', () => {
     photo = await syntheticPhoto();
   });
 
-  it('gives each version its own model, latest version 8 and the default version 5 (model 8)', async () => {
+  it('gives each version its own model, latest version 9 and the default version 5 (model 9)', async () => {
     const results = [];
     for (const v of AI_IMAGE_VERSIONS) {
       const r = await classifier.classify(photo, { version: v });
@@ -233,13 +239,13 @@ describe('AI-image classifier', () => {
       results.push(r.ai_probability);
     }
     expect(new Set(results).size).toBeGreaterThan(1);
-    expect(await classifier.classify(photo, { version: 'latest' })).toEqual({ ...(await classifier.classify(photo, { version: 8 })) });
+    expect(await classifier.classify(photo, { version: 'latest' })).toEqual({ ...(await classifier.classify(photo, { version: 9 })) });
     expect(await classifier.classify(photo)).toEqual(await classifier.classify(photo, { version: '5' }));
-    expect(await classifier.classify(photo)).toEqual({ ...(await classifier.classify(photo, { version: '8' })), version: '5' });
+    expect(await classifier.classify(photo)).toEqual({ ...(await classifier.classify(photo, { version: '9' })), version: '5' });
   }, 180_000);
 
   it('refuses an unknown version, empty bytes and bytes that are not an image, naming the field', async () => {
-    await expect(classifier.classify(photo, { version: '9' })).rejects.toMatchObject({ code: 'BAD_REQUEST', field: 'version' });
+    await expect(classifier.classify(photo, { version: '10' })).rejects.toMatchObject({ code: 'BAD_REQUEST', field: 'version' });
     await expect(classifier.classify(new Uint8Array(0))).rejects.toMatchObject({ code: 'BAD_REQUEST', field: 'image' });
     await expect(classifier.classify(Buffer.from('GIF89a but not really an image'))).rejects.toMatchObject({
       code: 'BAD_REQUEST',
@@ -291,10 +297,12 @@ describe.skipIf(!trainDir)('invariance of the score (documented bounds)', () => 
   };
   // The largest moves measured by scripts/ai-image/invariance.mjs over 168 images (README, Invariance): for
   // legacy-5 a PNG re-encode is lossless but 16-bit sources reach 8 bits by another rounding (means 0.03, 2.1,
-  // 3.8); the default (version 5, model 8) moves less on average (0, 0.76, 1.05) but its largest moves are larger.
+  // 3.8); model 8 moves less on average (0, 0.76, 1.05) but its largest moves are larger; the default (version 5,
+  // model 9, trained on screenshot copies too) 0, 0.59, 0.93 on average, at most 0, 15, 13.
   const BOUNDS = {
     'legacy-5': { png: 4, jpeg95: 12, resize90: 23 },
-    '5': { png: 0, jpeg95: 24, resize90: 20 },
+    '8': { png: 0, jpeg95: 24, resize90: 20 },
+    '5': { png: 0, jpeg95: 15, resize90: 13 },
   } as const;
 
   it.each(Object.keys(BOUNDS) as (keyof typeof BOUNDS)[])(

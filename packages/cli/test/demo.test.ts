@@ -18,7 +18,7 @@ describe('npm run demo (runDemo on demoJobs)', () => {
       /^AI text {2}fixtures\/demo\/assistant-answer\.txt: human score \d+(\.\d+)? \/ 100 -> likely (AI|human)-written \(detector 2\.0\.0, language en, medium confidence\)$/,
     );
     expect(image).toMatch(
-      /^Image {4}fixtures\/demo\/evening-harbour\.jpg: human score \d+ \/ 100 -> (likely AI-generated|likely human-made|the pixels are not conclusive) \(classifier version 5, the default: model 8; (low|medium|high) confidence; 640x448 image\/jpeg, no AI watermark or declaration in the file\)$/,
+      /^Image {4}fixtures\/demo\/evening-harbour\.jpg: human score \d+ \/ 100 -> (likely AI-generated|likely human-made|the pixels are not conclusive) \(classifier version 5, the default: model 9; (low|medium|high) confidence; 640x448 image\/jpeg, no AI watermark or declaration in the file\)$/,
     );
     expect(compare).toBe(
       'Compare  fixtures/text-compare/original.txt vs fixtures/text-compare/revised.txt: similarity 92.39% ' +

@@ -35,7 +35,7 @@ export { openApiDocument } from './openapi.js';
 export type { OpenApiOptions } from './openapi.js';
 export { REQUEST_SCHEMAS, RESULT_SCHEMAS, toJsonSchema } from './jsonSchema.js';
 export { FACT_CHECK_LANGUAGES, IMAGE_MODEL_VERSIONS, PLAGIARISM_LANGUAGES } from './languages.js';
-/** The model folder (models/ai-image/<folder>) an image detection version answers with: version 5, the default, is model 8. */
+/** The model folder (models/ai-image/<folder>) an image detection version answers with: version 5, the default, is model 9. */
 export { aiImageModelFolder } from '@content-analysis/classifiers';
 export type { FactCheckLanguage, ImageModelVersion, PlagiarismLanguage } from './languages.js';
 export {

@@ -15,8 +15,8 @@ export type PlagiarismLanguage = (typeof PLAGIARISM_LANGUAGES)[number];
 export type FactCheckLanguage = (typeof FACT_CHECK_LANGUAGES)[number];
 
 /**
- * Model versions of image detection (the spec's 5 to 1, and 8, 7, 6 and legacy-5: what each means is in the
+ * Model versions of image detection (the spec's 5 to 1, and 9, 8, 7, 6 and legacy-5: what each means is in the
  * classifier's versions.ts and CHANGELOG); `latest` selects the classifier's LATEST_AI_IMAGE_VERSION.
  */
-export const IMAGE_MODEL_VERSIONS = Object.freeze(['8', '7', '6', '5', 'legacy-5', '4', '3', '2', '1', 'latest'] as const);
+export const IMAGE_MODEL_VERSIONS = Object.freeze(['9', '8', '7', '6', '5', 'legacy-5', '4', '3', '2', '1', 'latest'] as const);
 export type ImageModelVersion = (typeof IMAGE_MODEL_VERSIONS)[number];

@@ -166,8 +166,8 @@ describe('input errors: BAD_REQUEST, nothing charged, the classifier never calle
   });
 
   it('an unknown version, as a string or a number', async () => {
-    const message = 'version must be one of "8", "7", "6", "5", "legacy-5", "4", "3", "2", "1", "latest"';
-    await expectBadRequest({ image: photo.toString('base64'), version: '9' }, message);
+    const message = 'version must be one of "9", "8", "7", "6", "5", "legacy-5", "4", "3", "2", "1", "latest"';
+    await expectBadRequest({ image: photo.toString('base64'), version: '10' }, message);
     await expectBadRequest({ image: photo.toString('base64'), version: 'legacy' }, message);
     await expectBadRequest({ image: photo.toString('base64'), version: 'v5' }, message);
     await expectBadRequest({ image: photo.toString('base64'), version: 0 }, message);
@@ -176,25 +176,25 @@ describe('input errors: BAD_REQUEST, nothing charged, the classifier never calle
 
   it('an unknown version even on an empty account: validated before the balance', async () => {
     const { engine, token } = await setup(0.5, 0);
-    expect((await rejection(engine.execute('image-detection', { image: photo.toString('base64'), version: '9' }, { token }))).code).toBe('BAD_REQUEST');
+    expect((await rejection(engine.execute('image-detection', { image: photo.toString('base64'), version: '10' }, { token }))).code).toBe('BAD_REQUEST');
   });
 });
 
 describe('version', () => {
-  it('defaults to 5, resolves latest to 7, and passes a given version to the classifier', async () => {
+  it('defaults to 5, resolves latest to 9, and passes a given version to the classifier', async () => {
     const { engine, token, classifier } = await setup(0.2, 10_000);
     const image = photo.toString('base64');
     const versions: unknown[] = [];
-    for (const version of [undefined, 'latest', '8', '7', '6', '5', 'legacy-5', '4', '3', '2', '1']) {
+    for (const version of [undefined, 'latest', '9', '8', '7', '6', '5', 'legacy-5', '4', '3', '2', '1']) {
       const body = version === undefined ? { image } : { image, version };
       versions.push((await engine.execute('image-detection', body, { token })).result.version);
     }
-    expect(versions).toEqual(['5', '8', '8', '7', '6', '5', 'legacy-5', '4', '3', '2', '1']);
-    expect(classifier.calls.map((c) => c.version)).toEqual(['5', '8', '8', '7', '6', '5', 'legacy-5', '4', '3', '2', '1']);
+    expect(versions).toEqual(['5', '9', '9', '8', '7', '6', '5', 'legacy-5', '4', '3', '2', '1']);
+    expect(classifier.calls.map((c) => c.version)).toEqual(['5', '9', '9', '8', '7', '6', '5', 'legacy-5', '4', '3', '2', '1']);
   });
 
-  it('accepts exactly the spec versions, versions 6 to 8 and legacy-5', () => {
-    expect([...IMAGE_MODEL_VERSIONS]).toEqual(['8', '7', '6', '5', 'legacy-5', '4', '3', '2', '1', 'latest']);
+  it('accepts exactly the spec versions, versions 6 to 9 and legacy-5', () => {
+    expect([...IMAGE_MODEL_VERSIONS]).toEqual(['9', '8', '7', '6', '5', 'legacy-5', '4', '3', '2', '1', 'latest']);
   });
 
   it('agrees with the versions the classifier package registers', () => {
@@ -322,21 +322,21 @@ describe.skipIf(!realClassifierAvailable())('with the real default classifier (n
     expect(result.credits_used).toBe(300);
   });
 
-  it('reports version 1 when asked, gives latest the result of version 8 and the default that of version 5 (model 8)', async () => {
+  it('reports version 1 when asked, gives latest the result of version 9 and the default that of version 5 (model 9)', async () => {
     const { engine, token } = await meteredEngine();
     const png = (await sharp(photo).png().toBuffer()).toString('base64');
     const oldest = (await engine.execute('image-detection', { image: png, version: '1' }, { token })).result;
     expect(oldest.version).toBe('1');
     const latest = (await engine.execute('image-detection', { image: png, version: 'latest' }, { token })).result;
-    const eight = (await engine.execute('image-detection', { image: png, version: '8' }, { token })).result;
-    expect(latest.version).toBe('8');
-    expect({ ...eight, credits_remaining: 0 }).toEqual({ ...latest, credits_remaining: 0 });
+    const nine = (await engine.execute('image-detection', { image: png, version: '9' }, { token })).result;
+    expect(latest.version).toBe('9');
+    expect({ ...nine, credits_remaining: 0 }).toEqual({ ...latest, credits_remaining: 0 });
     const byDefault = (await engine.execute('image-detection', { image: png }, { token })).result;
     const five = (await engine.execute('image-detection', { image: png, version: '5' }, { token })).result;
     expect(byDefault.version).toBe('5');
     expect({ ...byDefault, credits_remaining: 0 }).toEqual({ ...five, credits_remaining: 0 });
-    // Version 5 answers with model 8's numbers; the model that answered as 5 before is legacy-5.
-    expect({ ...five, version: '8', credits_remaining: 0 }).toEqual({ ...eight, credits_remaining: 0 });
+    // Version 5 answers with model 9's numbers; the model that answered as 5 before model 8 is legacy-5.
+    expect({ ...five, version: '9', credits_remaining: 0 }).toEqual({ ...nine, credits_remaining: 0 });
     const legacy = (await engine.execute('image-detection', { image: png, version: 'legacy-5' }, { token })).result;
     expect(legacy.version).toBe('legacy-5');
     for (const r of [oldest, latest, byDefault, legacy]) {

@@ -53,7 +53,7 @@ describe('JSON Schemas of every documented result', () => {
     const image = toJsonSchema(REQUEST_SCHEMAS['image-detection'], 'input') as any;
     // The bundled versions, or a model the deployment plugged in (`custom:<name>`).
     const [bundled, custom] = image.properties.version.anyOf;
-    expect([...bundled.enum].sort()).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', 'latest', 'legacy-5']);
+    expect([...bundled.enum].sort()).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', 'latest', 'legacy-5']);
     expect(custom).toEqual({ type: 'string', pattern: '^custom:[A-Za-z0-9][A-Za-z0-9._-]{0,63}$' });
   });
 });

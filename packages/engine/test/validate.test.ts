@@ -94,12 +94,13 @@ describe('languages and versions', () => {
     expect(failure(plagiarismRequest, { text: 'x'.repeat(100), country: 'usa' }).description).toBe('country must be a 2-letter country code');
   });
 
-  it('takes image model versions 8..1, legacy-5 and latest, default 5', () => {
+  it('takes image model versions 9..1, legacy-5 and latest, default 5', () => {
     expect(validateRequest(imageDetectionRequest, { url: 'https://example.com/a.png' }).version).toBe('5');
     expect(validateRequest(imageDetectionRequest, { url: 'https://example.com/a.png', version: 'latest' }).version).toBe('latest');
     expect(validateRequest(imageDetectionRequest, { url: 'https://example.com/a.png', version: '8' }).version).toBe('8');
+    expect(validateRequest(imageDetectionRequest, { url: 'https://example.com/a.png', version: '9' }).version).toBe('9');
     expect(validateRequest(imageDetectionRequest, { url: 'https://example.com/a.png', version: 'legacy-5' }).version).toBe('legacy-5');
-    expect(failure(imageDetectionRequest, { url: 'https://example.com/a.png', version: '9' }).description).toMatch(/^version must be one of/);
+    expect(failure(imageDetectionRequest, { url: 'https://example.com/a.png', version: '10' }).description).toMatch(/^version must be one of/);
     expect(failure(imageDetectionRequest, { url: 'https://example.com/a.png', version: 'legacy' }).description).toMatch(/^version must be one of/);
     expect(failure(imageDetectionRequest, { url: 'https://example.com/a.png', version: 5 }).description).toMatch(/^version must be one of/);
     for (const version of [6, 4.5, -1, true, 'LATEST', ' 5']) {

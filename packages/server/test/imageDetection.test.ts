@@ -65,7 +65,7 @@ describe('POST /v2/image-detection and /v1/image-detection', () => {
       expect(neither.status).toBe(400);
       expect(await json(neither)).toEqual({ status: 400, error: 'BAD_REQUEST', description: 'url or image is required' });
       const version = await h.post(path, { image: PHOTO.toString('base64'), version: 'turbo' });
-      expect(await json(version)).toEqual({ status: 400, error: 'BAD_REQUEST', description: 'version must be one of "8", "7", "6", "5", "legacy-5", "4", "3", "2", "1", "latest"' });
+      expect(await json(version)).toEqual({ status: 400, error: 'BAD_REQUEST', description: 'version must be one of "9", "8", "7", "6", "5", "legacy-5", "4", "3", "2", "1", "latest"' });
       const small = await h.post(path, { image: gradientPng(255, 400).toString('base64') });
       expect(await json(small)).toEqual({ status: 400, error: 'BAD_REQUEST', description: 'image: The image is 255x400 pixels; the minimum is 256x256.' });
     }

@@ -38,7 +38,7 @@ export const AI_IMAGE_MODELS_DIR = join(BUNDLED_MODELS_DIR, 'ai-image');
 
 /**
  * The model card of an AI-image version (`latest` and the default resolve as in requests): the card of the model
- * folder that answers for it (version 5's is the card of model 8, see versions.ts).
+ * folder that answers for it (version 5's is the card of model 9, see versions.ts).
  */
 export function aiImageModelCard(version?: string | number): AiImageModelCard {
   const resolved = resolveAiImageVersion(version);
@@ -109,7 +109,7 @@ export function createAiImageClassifier(options: AiImageClassifierOptions = {}):
 
 /**
  * How far a calibrated AI probability is from even: `low` within 0.1 of 0.5 (human score 41 to 59: the pixels do not
- * tell), `medium` within 0.3, else `high`. Version 8 (and 5, which it answers for) maps the logits of the images it
+ * tell), `medium` within 0.3, else `high`. Versions 8 and 9 (and 5, which 9 answers for) map the logits of the images it
  * cannot tell apart (between the logit below which at most 5% of the AI images left out of its training fall and
  * its threshold) to probabilities from 0.4 to 0.5, so that they read `low`.
  */

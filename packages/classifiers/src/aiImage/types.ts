@@ -20,7 +20,7 @@ export interface AiImageClassification {
 /** Options of one classification. */
 export interface ClassifyImageOptions {
   /**
-   * `1`..`8`, `legacy-5` or `latest` (= 8); default 5, which answers with model 8 (versions.ts). Anything else throws
+   * `1`..`9`, `legacy-5` or `latest` (= 9); default 5, which answers with model 9 (versions.ts). Anything else throws
    * InvalidInputError on `version`.
    */
   version?: string | number;

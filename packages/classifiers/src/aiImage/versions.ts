@@ -5,24 +5,25 @@ import { InvalidInputError } from '../errors.js';
  * accepted too. Each answers with the model in the folder {@link aiImageModelFolder} names.
  *
  * What the spec's numbers mean here (packages/classifiers/CHANGELOG.md, 2026-11-27): `5`, the spec's default, is
- * the model trained as version 8 (a threshold that flags at most 5% of the real photos of every source left out of
- * its training, as published and as shared); the model that answered as 5 before that day is `legacy-5`. 1 to 4, 6
- * and 7 are the models of those numbers, unchanged.
+ * the model trained as version 9 (a threshold that flags at most 5% of the real photos of every source left out of
+ * its training, as published, as shared and as a screenshot; version 8, the default before it, held the bound as
+ * published and as shared only); the model that answered as 5 before version 8 is `legacy-5`. 1 to 4, 6 to 8 are
+ * the models of those numbers, unchanged.
  */
-export const AI_IMAGE_VERSIONS = ['1', '2', '3', '4', 'legacy-5', '5', '6', '7', '8'] as const;
+export const AI_IMAGE_VERSIONS = ['1', '2', '3', '4', 'legacy-5', '5', '6', '7', '8', '9'] as const;
 export type AiImageVersion = (typeof AI_IMAGE_VERSIONS)[number];
 
 /** Version used when the request names none (spec: default 5). */
 export const DEFAULT_AI_IMAGE_VERSION: AiImageVersion = '5';
 
 /**
- * Version `latest` selects: the newest model, 8 (see the package README and CHANGELOG). It is the model the default
- * answers with; asked for as `8` or `latest`, the result says version 8.
+ * Version `latest` selects: the newest model, 9 (see the package README and CHANGELOG). It is the model the default
+ * answers with; asked for as `9` or `latest`, the result says version 9.
  */
-export const LATEST_AI_IMAGE_VERSION: AiImageVersion = '8';
+export const LATEST_AI_IMAGE_VERSION: AiImageVersion = '9';
 
 /** Versions served by a model folder of another name (models/ai-image/<folder>/); every other version's folder is its name. */
-const MODEL_FOLDERS: Partial<Record<AiImageVersion, string>> = { '5': '8', 'legacy-5': '5' };
+const MODEL_FOLDERS: Partial<Record<AiImageVersion, string>> = { '5': '9', 'legacy-5': '5' };
 
 /** The folder under models/ai-image/ whose card and probe answer for `version`. */
 export function aiImageModelFolder(version: AiImageVersion): string {

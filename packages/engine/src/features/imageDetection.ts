@@ -106,8 +106,8 @@ export const imageDetectionFeature = defineFeature<ImageDetectionRequest, ImageD
   },
   cli: {
     command: 'image',
-    summary: 'Estimate whether an image (file, http(s) URL, or -) is AI-generated; --version 1..8, legacy-5, latest (= 8) or custom:NAME; default 5 (model 8).',
+    summary: 'Estimate whether an image (file, http(s) URL, or -) is AI-generated; --version 1..9, legacy-5, latest (= 9) or custom:NAME; default 5 (model 9).',
     inputs: [{ field: 'image', description: 'the image: a JPG, PNG or WEBP file, an http(s) URL, or -', kind: 'image' }],
-    options: [{ field: 'version', description: 'model version: 7, 6, 5, 4, 3, 2, 1 or latest (= 7; default 5), or custom:NAME (a --model)' }],
+    options: [{ field: 'version', description: 'model version: 9, 8, 7, 6, 5, legacy-5, 4, 3, 2, 1 or latest (= 9; default 5), or custom:NAME (a --model)' }],
   },
 });

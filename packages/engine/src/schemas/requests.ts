@@ -73,8 +73,8 @@ export const imageDetectionRequest = z
       .union([z.enum(IMAGE_MODEL_VERSIONS), z.string().regex(CUSTOM_MODEL_VERSION, { error: IMAGE_VERSION_ERROR })], { error: IMAGE_VERSION_ERROR })
       .default('5')
       .describe(
-        'Model version: "8", "7", "6", "5", "legacy-5", "4", "3", "2", "1" or "latest" (the newest: "8"), or "custom:<name>", a ' +
-          'model the deployment plugged in. Default "5", which answers with model 8; "legacy-5" is the model that answered as "5" ' +
+        'Model version: "9", "8", "7", "6", "5", "legacy-5", "4", "3", "2", "1" or "latest" (the newest: "9"), or "custom:<name>", a ' +
+          'model the deployment plugged in. Default "5", which answers with model 9; "legacy-5" is the model that answered as "5" ' +
           'until 2026-11-27.',
       ),
   })

@@ -125,7 +125,7 @@ export const imageDetectionResult = z.object({
     .min(0)
     .max(1)
     .describe('At least 0.99 when the file declares AI generation or carries a decoded watermark, at least 0.9 when its metadata names a generator.'),
-  version: z.string().describe('Model version used: 1 to 5 (5 is the default), 6 to 8 or legacy-5.'),
+  version: z.string().describe('Model version used: 1 to 5 (5 is the default), 6 to 9 or legacy-5.'),
   confidence: z
     .enum(['low', 'medium', 'high'])
     .describe(

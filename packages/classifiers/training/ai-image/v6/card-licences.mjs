@@ -1,14 +1,14 @@
-// Writes into the cards of AI-image versions 6, 7 and 8 (models/ai-image/<v>/card.json) the licence and terms of every
+// Writes into the cards of AI-image versions 6 to 9 (models/ai-image/<v>/card.json) the licence and terms of every
 // source the version was trained on (the sources of its per-source tables), from sources.mjs, and a line that names
 // the research-only and unlicensed ones (SOURCES.md: a model trained on them says so on its card).
-// Usage: node training/ai-image/v6/card-licences.mjs [versions, default 6,7,8]
+// Usage: node training/ai-image/v6/card-licences.mjs [versions, default 6,7,8,9]
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { SHARED_TERMS, SOURCES } from './sources.mjs';
 
 const MODELS = resolve(import.meta.dirname, '../../../models/ai-image');
 
-/** The sources a card's tables name: version 6 and 7's leave-source-out table, version 8's two. */
+/** The sources a card's tables name: version 6 and 7's leave-source-out table, version 8 and 9's two. */
 function sourcesOf(card) {
   const m = card.metrics;
   return [...new Set([
@@ -33,7 +33,7 @@ export function licences(ids) {
   };
 }
 
-for (const v of (process.argv[2] ?? '6,7,8').split(',')) {
+for (const v of (process.argv[2] ?? '6,7,8,9').split(',')) {
   const path = join(MODELS, v, 'card.json');
   // Appended as the card's last key, the rest of the file left byte for byte as train.py wrote it (a rerun replaces it).
   const text = readFileSync(path, 'utf8').replace(/,\n "licences": [\s\S]*$/, '\n}').trimEnd();

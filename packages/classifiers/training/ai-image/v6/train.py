@@ -121,7 +121,7 @@ def fit_lr(z, y, c):
     return dict(kind='lr', w=m.coef_[0].copy(), b=float(m.intercept_[0]))
 
 
-def fit_mlp(z, y, wd, hidden=HIDDEN, epochs=int(os.environ.get("V6_EPOCHS", "20")), seed=0):
+def fit_mlp(z, y, wd, hidden=HIDDEN, epochs=int(os.environ.get("V6_EPOCHS", "20")), seed=int(os.environ.get("V6_SEED", "0"))):
     torch.manual_seed(seed)
     xt = torch.tensor(z, dtype=torch.float32, device=DEVICE)
     yt = torch.tensor(y, dtype=torch.float32, device=DEVICE)

@@ -1,6 +1,7 @@
-"""Trains AI-image model version 8 (served as version 5, the default: see src/aiImage/versions.ts) on the artefact
-features v6/extract.mjs wrote, measures it leaving whole real sources and whole generator families out, and exports
-models/ai-image/8/probe.onnx with card.json.
+"""Trains AI-image model version 8 (served as version 5, the default, until version 9: see src/aiImage/versions.ts;
+v9/train.py runs this script with its module settings changed) on the artefact features v6/extract.mjs wrote,
+measures it leaving whole real sources and whole generator families out, and exports models/ai-image/8/probe.onnx
+with card.json.
 
 Run (from packages/classifiers, Debian's python3 with torch, sklearn and onnx), after
     node training/ai-image/v6/build-corpus.mjs --limit 80,150 --only training/ai-image/v8/corpus-files.txt
@@ -64,6 +65,13 @@ AI_LOW = 0.05  # share of left-out AI images below t_low
 MARGIN_FPR = float(os.environ.get('V8_MARGIN_FPR', '0.025'))
 SPEC = dict(kind='mlp', wd=1e-3)
 VERSION = '8'
+# The processings of the AI images in the leave-family-out and leave-source-out tables (and the card's means).
+AI_TABLE_PROCESSINGS = ['original', 'asshared']
+# The card's one-line summary. A later version that reuses this script (v9/train.py) sets these module globals first.
+SUMMARY = ('Artefact detector (the features of versions 6 and 7: residual co-occurrences, NPR, residual spectra on the '
+           'native-resolution centre square), one-hidden-layer network trained on images as published, as shared and '
+           'as posted to social sites; a threshold that keeps every real photo source it saw near 1% in every '
+           'processing, and an inconclusive band around 50.')
 
 
 def threshold_rule(logits, src, proc):
@@ -182,7 +190,7 @@ def main():
         s_ai = v6.score(fitted, x[ai_rows], mask)
         s_real = v6.score(fitted, x[held_real], mask)
         pa, pr = proc[ai_rows], proc[held_real]
-        for kk in ['original', 'asshared']:
+        for kk in AI_TABLE_PROCESSINGS:
             out[kk] = dict(auroc=v6.auroc(s_ai[pa == kk], s_real[pr == kk]), tpr=rate(s_ai[pa == kk], t))
         return out, s_ai - t, pa, s_real - t, pr
 
@@ -238,8 +246,8 @@ def main():
 
     worst = {k: max((d['fpr'].get(k, 0), s) for s, d in loso_real.items()) for k in EVAL_PROCESSINGS}
     summary = dict(
-        leave_family_out={k: dict(mean_auroc=mean_auroc(lofo, k), tpr_at_threshold=mean_tpr(lofo, k)) for k in ['original', 'asshared']},
-        leave_source_out_ai={k: dict(mean_auroc=mean_auroc(loso_ai, k), tpr_at_threshold=mean_tpr(loso_ai, k)) for k in ['original', 'asshared']},
+        leave_family_out={k: dict(mean_auroc=mean_auroc(lofo, k), tpr_at_threshold=mean_tpr(lofo, k)) for k in AI_TABLE_PROCESSINGS},
+        leave_source_out_ai={k: dict(mean_auroc=mean_auroc(loso_ai, k), tpr_at_threshold=mean_tpr(loso_ai, k)) for k in AI_TABLE_PROCESSINGS},
         leave_source_out_real_worst_fpr={k: dict(fpr=v[0], source=v[1]) for k, v in worst.items()},
         calibration_split_fpr=calib_fpr, threshold=threshold, margin_over_rule=margin_all, margin_target_fpr=MARGIN_FPR,
         t_low_minus_t=delta_low, slope=slope,
@@ -247,10 +255,7 @@ def main():
     print(json.dumps(summary, indent=1), flush=True)
     card = dict(
         id='ai-image', version=VERSION, date=datetime.date.today().isoformat(),
-        summary=('Artefact detector (the features of versions 6 and 7: residual co-occurrences, NPR, residual spectra on the '
-                 'native-resolution centre square), one-hidden-layer network trained on images as published, as shared and '
-                 'as posted to social sites; a threshold that keeps every real photo source it saw near 1% in every '
-                 'processing, and an inconclusive band around 50.'),
+        summary=SUMMARY,
         file='probe.onnx', input='features', output='ai_probability',
         feature_blocks=[dict(block='artefacts', start=0, end=len(names))], feature_count=len(names), backbones={},
         threshold=dict(ai_probability=0.5, human_score=50),
