@@ -3,7 +3,7 @@ import type { AlignmentOptions } from './alignmentOptions.js';
 import { hashGram, hashString } from './hash.js';
 import { segmentWords } from './segments.js';
 import { chainEvidence, runWeight, verbatimRunWeight, weightedSimilarity } from './reuseEvidence.js';
-import { countCounterparts, featureSet, hasCounterpart } from './wordFeatures.js';
+import { countCounterparts, featureSet, hasCounterpart, weighCounterparts } from './wordFeatures.js';
 import type { WordFeatures } from './wordFeatures.js';
 
 /** A passage of the input aligned with a passage of a source; word ranges are inclusive-exclusive. */
@@ -41,6 +41,8 @@ interface Cluster {
   maxI: number;
   minJ: number;
   maxJ: number;
+  /** Source segments `[minJ, maxJ]` of each input segment with a seed. */
+  seeded: Map<number, [number, number]>;
 }
 
 function segmentOf(bounds: Uint32Array): Uint32Array {
@@ -133,7 +135,15 @@ function verbatimSeeds(input: WordFeatures, source: WordFeatures, inSegment: Uin
     const at = grams.get(hashGram(inKeys, p, k));
     if (at === undefined || at === REPEATED) continue;
     if (weights !== undefined && runWeight(input, p, k, weights) < MIN_VERBATIM_RUN_WEIGHT) continue;
-    seeds.push({ i: inSegment[p]!, j: srcSegment[at]! }, { i: inSegment[p + k - 1]!, j: srcSegment[at + k - 1]! });
+    // A run across a sentence end seeds only the sentences holding half of it or more: a writer's own sentence
+    // that happens to end with the word the copied text ends a sentence with ("... the State. Everyone has the
+    // right to") is no reused sentence.
+    for (const t of [0, k - 1]) {
+      const segment = inSegment[p + t]!;
+      let words = 0;
+      for (let u = 0; u < k; u++) if (inSegment[p + u] === segment) words++;
+      if (2 * words >= k) seeds.push({ i: segment, j: srcSegment[at + t]! });
+    }
   }
   return seeds;
 }
@@ -152,7 +162,7 @@ function clusterSeeds(seeds: Seed[], maxGap: number): Cluster[] {
       if (distance <= maxGap + 1 && distance < bestDistance) [best, bestDistance] = [c, distance];
     }
     if (best === undefined) {
-      best = { minI: i, maxI: i, minJ: j, maxJ: j };
+      best = { minI: i, maxI: i, minJ: j, maxJ: j, seeded: new Map() };
       clusters.push(best);
       open.push(best);
     } else {
@@ -160,8 +170,60 @@ function clusterSeeds(seeds: Seed[], maxGap: number): Cluster[] {
       best.minJ = Math.min(best.minJ, j);
       best.maxJ = Math.max(best.maxJ, j);
     }
+    const range = best.seeded.get(i);
+    if (range === undefined) best.seeded.set(i, [j, j]);
+    else best.seeded.set(i, [Math.min(range[0], j), Math.max(range[1], j)]);
   }
   return clusters;
+}
+
+/**
+ * Least share of the content words (plain, and rarity-weighted with a background) of an input segment without a
+ * seed that must have a counterpart in the cluster's source passage for the segment to stay inside the passage
+ * (a reworded sentence whose seed was missed); below it the segment is the writer's own text between two reused
+ * stretches, and the passage is cut there.
+ */
+const BRIDGE_SHARE = 0.5;
+
+/** Whether input segment `[from, to)` without a seed belongs to a passage aligned with `features` of the source. */
+function bridges(input: WordFeatures, from: number, to: number, features: ReadonlySet<number>, weights: Float32Array | undefined): boolean {
+  const [content, matched] = weighCounterparts(input, from, to, features, undefined);
+  if (content === 0) return true;
+  if (matched < BRIDGE_SHARE * content) return false;
+  if (weights === undefined) return true;
+  const [weighted, weightedMatched] = weighCounterparts(input, from, to, features, weights);
+  return weighted === 0 || weightedMatched >= BRIDGE_SHARE * weighted;
+}
+
+/**
+ * The runs of a cluster's input segments that hold reused text: segments with a seed, and segments between them
+ * that {@link bridges} accepts; each run with the source segments of its seeds (the cluster's when it has none).
+ */
+function reusedRuns(input: WordFeatures, source: WordFeatures, inBounds: Uint32Array, srcBounds: Uint32Array, c: Cluster,
+  weights: Float32Array | undefined): Cluster[] {
+  if (c.seeded.size === c.maxI - c.minI + 1) return [c];
+  const features = featureSet(source, srcBounds[c.minJ]!, srcBounds[c.maxJ + 1]!);
+  const runs: Cluster[] = [];
+  let run: Cluster | undefined;
+  for (let i = c.minI; i <= c.maxI; i++) {
+    const seeds = c.seeded.get(i);
+    if (seeds === undefined && !bridges(input, inBounds[i]!, inBounds[i + 1]!, features, weights)) {
+      run = undefined;
+      continue;
+    }
+    if (run === undefined) {
+      run = { minI: i, maxI: i, minJ: Infinity, maxJ: -Infinity, seeded: new Map() };
+      runs.push(run);
+    }
+    run.maxI = i;
+    if (seeds !== undefined) {
+      run.seeded.set(i, seeds);
+      run.minJ = Math.min(run.minJ, seeds[0]);
+      run.maxJ = Math.max(run.maxJ, seeds[1]);
+    }
+  }
+  for (const r of runs) if (r.seeded.size === 0) [r.minJ, r.maxJ] = [c.minJ, c.maxJ];
+  return runs;
 }
 
 /**
@@ -221,7 +283,9 @@ export function measurePassage(input: WordFeatures, source: WordFeatures, inFrom
  * Aligns the input with one source in three steps, after Sanchez-Perez, Sidorov and Gelbukh (2014):
  * 1. **Seeding**: pairs of segments (sentences or clauses) whose content words match, by stem or WordNet
  *    synonym, with a soft Dice similarity of at least `minSeedSimilarity`, plus the segments of verbatim runs;
- * 2. **Extension**: seeds at most `maxGap` segments apart on both sides form one passage;
+ * 2. **Extension**: seeds at most `maxGap` segments apart on both sides form one passage, cut where a segment
+ *    between them has no seed and too few words with a counterpart in the source (the writer's own sentence
+ *    between two reused ones);
  * 3. **Filtering**: passages below `minPassageSimilarity` or `minPassageWords` are dropped, and of two
  *    overlapping passages in the input the longer stays.
  * With `weights`, the rarity of each word in a background (`backgroundWeights`), seeds and passages must show
@@ -231,13 +295,13 @@ export function measurePassage(input: WordFeatures, source: WordFeatures, inFrom
  */
 export function alignPassages(input: WordFeatures, source: WordFeatures, options: AlignmentOptions = DEFAULT_ALIGNMENT_OPTIONS,
   weights?: Float32Array): AlignedPassage[] {
-  const inBounds = segmentWords(input.text.tokens, options.maxSegmentWords);
-  const srcBounds = segmentWords(source.text.tokens, options.maxSegmentWords);
+  const inBounds = segmentWords(input.text.tokens, options.maxSegmentWords, input.text.language);
+  const srcBounds = segmentWords(source.text.tokens, options.maxSegmentWords, source.text.language);
   if (input.text.tokens.length === 0 || source.text.tokens.length === 0) return [];
   const seeds = similaritySeeds(input, source, inBounds, srcBounds, options, weights);
   seeds.push(...verbatimSeeds(input, source, segmentOf(inBounds), segmentOf(srcBounds), weights));
   const passages: AlignedPassage[] = [];
-  for (const c of clusterSeeds(seeds, options.maxGap)) {
+  for (const c of clusterSeeds(seeds, options.maxGap).flatMap((c) => reusedRuns(input, source, inBounds, srcBounds, c, weights))) {
     const passage = measurePassage(input, source, inBounds[c.minI]!, inBounds[c.maxI + 1]!, srcBounds[c.minJ]!, srcBounds[c.maxJ + 1]!, options, weights);
     if (passage !== undefined) passages.push(passage);
   }

@@ -1,24 +1,61 @@
 import type { TokenizedText } from './tokenize.js';
 
-const BOUNDARY = /[.!?;:。！？；\n]/;
+/**
+ * Sentence and clause ends in the gap between two words: Latin, CJK (full-width), Devanagari (danda), Arabic
+ * (question mark, semicolon, full stop of Urdu), and line breaks.
+ */
+const BOUNDARY = /[.!?;:…。！？；：।॥؟؛۔\n]/;
 
 /**
- * Cuts a text's words into segments: sentences (and clauses ended by `;` or `:`), and runs of at most
- * `maxWords` words where punctuation is missing. Returns the index of the first word of each segment, plus
- * the word count as a final entry.
+ * Scripts written without spaces between words, where a space ends a sentence or a clause (Thai, Lao, Khmer,
+ * Myanmar): `Intl.Segmenter` finds their words but no sentence ends there (ICU's sentence rules need punctuation).
  */
-export function segmentWords(tokens: TokenizedText, maxWords: number): Uint32Array {
-  const starts: number[] = [0];
+const SPACE_ENDS_CLAUSE = /[\u0E00-\u0EFF\u1780-\u17FF\u1000-\u109F]/;
+
+const segmenters = new Map<string, Intl.Segmenter>();
+
+function sentenceSegmenter(locale: string): Intl.Segmenter {
+  let segmenter = segmenters.get(locale);
+  if (segmenter === undefined) {
+    segmenter = new Intl.Segmenter(locale, { granularity: 'sentence' });
+    segmenters.set(locale, segmenter);
+  }
+  return segmenter;
+}
+
+/** Start offsets of the sentences `Intl.Segmenter` (UAX #29, ICU) finds in `text`, in order. */
+function sentenceStarts(text: string, locale: string): number[] {
+  const starts: number[] = [];
+  for (const { index } of sentenceSegmenter(locale).segment(text)) if (index > 0) starts.push(index);
+  return starts;
+}
+
+/**
+ * Cuts a text's words into segments: sentences (Unicode sentence boundaries of `Intl.Segmenter` for `locale`, and
+ * sentence punctuation of every script), clauses ended by `;` or `:`, phrases ended by a space in Thai, Lao,
+ * Khmer and Myanmar text, and runs of at most `maxWords` words where none of these occurs. Returns the index of
+ * the first word of each segment, plus the word count as a final entry.
+ * @param locale BCP 47 tag for the sentence rules (@default 'en')
+ */
+export function segmentWords(tokens: TokenizedText, maxWords: number, locale = 'en'): Uint32Array {
   const { original, starts: ws, ends: we, length } = tokens;
+  if (length === 0) return new Uint32Array([0]);
+  const starts: number[] = [0];
+  const sentences = sentenceStarts(original, locale);
+  let next = 0;
   let segmentStart = 0;
   for (let w = 0; w + 1 < length; w++) {
-    const gap = original.slice(we[w]!, ws[w + 1]!);
-    if (BOUNDARY.test(gap) || w + 1 - segmentStart >= maxWords) {
+    const gapStart = we[w]!;
+    const gapEnd = ws[w + 1]!;
+    const gap = original.slice(gapStart, gapEnd);
+    while (next < sentences.length && sentences[next]! <= gapStart) next++;
+    const icuEnd = next < sentences.length && sentences[next]! <= gapEnd;
+    const spaceEnd = /\s/.test(gap) && SPACE_ENDS_CLAUSE.test(original[gapStart - 1] ?? '') && SPACE_ENDS_CLAUSE.test(original[gapEnd] ?? '');
+    if (icuEnd || spaceEnd || BOUNDARY.test(gap) || w + 1 - segmentStart >= maxWords) {
       starts.push(w + 1);
       segmentStart = w + 1;
     }
   }
-  if (length === 0) return new Uint32Array([0]);
   starts.push(length);
   return new Uint32Array(starts);
 }

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { PlagiarismLanguage } from './languages.js';
+import { arabicLightStem, koreanLightStem } from './lightStemmers.js';
 
 /**
  * natural's stemmers, loaded one file at a time (loading all of natural takes about a second and reads a
@@ -16,6 +17,11 @@ const STEMMER_FILES: Partial<Record<PlagiarismLanguage, string>> = {
   it: 'porter_stemmer_it.js', nl: 'porter_stemmer_nl.js', no: 'porter_stemmer_no.js', da: 'porter_stemmer_no.js',
   pt: 'porter_stemmer_pt.js', ru: 'porter_stemmer_ru.js', sv: 'porter_stemmer_sv.js', uk: 'porter_stemmer_uk.js',
   fa: 'porter_stemmer_fa.js', id: 'indonesian/stemmer_id.js', ms: 'indonesian/stemmer_id.js',
+};
+
+/** Light stemmers written here (`lightStemmers.ts`) for languages natural has none for. */
+const LIGHT_STEMMERS: Partial<Record<PlagiarismLanguage, NaturalStemmer>> = {
+  ar: { stem: arabicLightStem }, ko: { stem: koreanLightStem },
 };
 
 /** A memoised stem function: `stem(key)` for lower-case word keys. */
@@ -42,13 +48,13 @@ function load(file: string): NaturalStemmer | undefined {
 
 /**
  * The stemmer of `language` (natural's Porter-family stemmers; Indonesian also for Malay, Norwegian also for
- * Danish); for a language without one, the identity. Results are cached per language.
+ * Danish; light stemmers for Arabic and Korean); for a language without one, the identity. Results are cached per language.
  */
 export function stemmerFor(language: PlagiarismLanguage): StemFunction {
   const known = stemmers.get(language);
   if (known !== undefined) return known;
   const file = STEMMER_FILES[language];
-  const stemmer = file === undefined ? undefined : load(file);
+  const stemmer = LIGHT_STEMMERS[language] ?? (file === undefined ? undefined : load(file));
   let fn: StemFunction;
   if (stemmer === undefined) {
     fn = (key) => key;

@@ -44,13 +44,57 @@ const LISTS: Partial<Record<PlagiarismLanguage, string>> = {
   mr: 'आहे आणि या व हे की ते म्हणून आहेत होते तर त्या एक करून',
 };
 
+/**
+ * Function words of the languages whose words `Intl.Segmenter` finds without spaces (ja, zh, th) or that attach
+ * particles to words (ko, ar), and of the other scripts (he, el, fa, ur, bn, gu, ka and the Dravidian languages). Short lists of particles, auxiliaries, pronouns,
+ * conjunctions and prepositions, as the word segmenter cuts them (`です`, `にし`, `ที่สุด`), chosen from the
+ * high-frequency entries of stopwords-iso 1.1.0 (MIT, github.com/stopwords-iso) and checked word by word; they
+ * are not used for language detection (the script decides there). Without them a particle (の, 的, ที่) counts as
+ * a content word: a shared particle matched as evidence and pulled the writer's own sentences into a passage.
+ */
+const OTHER_LISTS: Partial<Record<PlagiarismLanguage, string>> = {
+  ja: `の に は を た が で て と し れ さ ある いる も する から な こと として い や れる など なっ ない この ため
+    その あっ よう また もの という あり まで られ なる へ か だ これ によって により おり より による ず なり られる
+    において ば なかっ なく しかし について せ だっ できる それ う ので なお のみ でき き つ における および いう
+    さらに でも ら たり たち ます ん なら に対して 及び とき では にて ほか ながら うち そして とともに ただし
+    それぞれ または お ほど ものの に対する といった です とも ところ ここ にし でし ませ いた して 的`,
+  zh: `的 了 在 是 和 与 及 也 就 都 而 或 着 之 其 并 但 对 从 把 被 让 给 向 以 于 为 由 所 这 那 这个 那个 这些
+    那些 一个 我们 他们 它们 它 他 她 我 你 您 吗 呢 吧 啊 等 上 中 下 个 不 没有 有 又 还 很 更 最 已 已经 将 会
+    能 可以 因为 所以 如果 虽然 但是 而且 并且 以及 其中 之一 得 地 过 来 去 每 各 该 此 者 人人 任何`,
+  th: `ที่ และ ของ ใน มี การ เป็น ได้ จะ ให้ ว่า ไม่ กับ ความ จาก แต่ ก็ หรือ โดย แล้ว ซึ่ง อยู่ ไป มา นี้ นั้น คือ
+    ด้วย เพื่อ ถึง ยัง กัน ทั้ง อย่าง ต้อง เมื่อ ถ้า หาก ทุก ตาม ต่อ อัน แก่ แห่ง ไว้ เช่น ดัง นั่น ขึ้น ลง ถูก
+    ทาง เขา เรา ท่าน คน`,
+  ko: `이 그 저 것 수 등 및 또는 또 그리고 하지만 그러나 때문에 위해 위한 의 를 을 에 에서 은 는 가 도 로 으로 와 과
+    한 하는 있는 있다 없다 된다 한다 하다 되는 더 안 못 잘 모든 각 어떤 이러한 그러한 통해 대한 대해 같은
+    있으며 없이 이며 이다 바 중 후 전`,
+  ar: `في من على إلى الى عن أن ان إن أو او و ثم كان كانت يكون تكون هذا هذه ذلك تلك التي الذي الذين اللذين ما لا لم
+    لن قد كل بعض هو هي هم هن نحن أنت مع بين عند حتى إذا اذا لكل له لها لهم أي اي غير أيضا ايضا كما بل ضد ب ل
+    فيه فيها منه منها عليه عليها إليه به بها وفي ومن وعلى وأن ولا أما إلا الا`,
+  he: 'של את על עם זה זו הוא היא הם הן כי לא אם או גם כל אשר אל מן בין כמו יש אין היה היתה',
+  el: 'και το η ο οι τα της του των τον την σε με για από που να είναι δεν θα ως στο στη στην στον στα',
+  fa: 'و در به از که این را با است برای آن یک تا هم خود می شود بر یا نیز شده',
+  ur: 'کے کی کا میں اور سے کو ہے یہ ہیں پر نے بھی کہ ایک تھا وہ جو',
+  bn: 'এবং ও এই যে না করে থেকে জন্য একটি হয় তার এর সঙ্গে হবে কোন সব',
+  gu: 'અને છે તે આ એક માં ના ની નું થી પણ કે જે હતું',
+  // Not in stopwords-iso: conjunctions, demonstratives, the copula and "one", written here.
+  ka: 'და არის რომ ეს ის არ მე შენ ჩვენ თქვენ მათ ან თუ როგორც ასევე მაგრამ იყო იმ ამ',
+  ml: 'ഒരു ഈ ആ എന്ന ആണ് അത് ഇത് എന്നാൽ കൂടാതെ',
+  ta: 'ஒரு இந்த அந்த மற்றும் என்று உள்ள இது அது ஆனால் என அவர் போது',
+  te: 'ఒక ఈ ఆ మరియు అని ఉన్న ఇది అది కానీ కూడా వారు',
+  kn: 'ಒಂದು ಈ ಆ ಮತ್ತು ಎಂದು ಇದು ಅದು ಆದರೆ ಸಹ ಅವರು',
+};
+
 const PARSED = new Map<PlagiarismLanguage, ReadonlySet<string>>();
 for (const [code, words] of Object.entries(LISTS)) {
   PARSED.set(code as PlagiarismLanguage, new Set(words.split(/\s+/).filter((w) => w.length > 0)));
 }
 
-/** Languages that have a stop-word list. */
+/** Languages told apart by their stop words (`detectLanguage`). */
 export const STOPWORD_LANGUAGES: readonly PlagiarismLanguage[] = [...PARSED.keys()];
+
+for (const [code, words] of Object.entries(OTHER_LISTS)) {
+  PARSED.set(code as PlagiarismLanguage, new Set(words.split(/\s+/).filter((w) => w.length > 0)));
+}
 
 const EMPTY: ReadonlySet<string> = new Set();
 
