@@ -5,7 +5,7 @@ import { backgroundWeights } from './backgroundWeights.js';
 import type { AnalyzedText } from './analyzeText.js';
 import type { CheckPlagiarismOptions } from './checkOptions.js';
 import { PLAGIARISM_TEXT_BOUNDS } from './checkOptions.js';
-import { findCitedSites, hasAttribution, isAttributedQuote, isCitedSource, quotedRanges } from './citations.js';
+import { findCitedSites, hasAttribution, isCitedSource, isInReferenceList, quotedRanges, referenceEntries } from './citations.js';
 import { classifyWords } from './classifyWords.js';
 import { detectLanguage } from './detectLanguage.js';
 import { InvalidArgumentError, TextLengthError, UnsupportedLanguageError } from './errors.js';
@@ -51,6 +51,14 @@ export interface PlagiarismAnalysis {
   language: PlagiarismLanguage;
   matches: SourceMatch[];
   citedSites: string[];
+}
+
+/** Whether `[start, end)` lies mostly (80 %) inside one of the attributed `quotations`. */
+function liesInQuotation(start: number, end: number, quotations: readonly [number, number][]): boolean {
+  return quotations.some(([qs, qe]) => {
+    const overlap = Math.min(end, qe) - Math.max(start, qs);
+    return overlap > 0 && overlap >= 0.8 * (end - start);
+  });
 }
 
 function resolveLanguage(language: unknown, text: string): PlagiarismLanguage {
@@ -114,6 +122,7 @@ export async function analyzePlagiarism(text: string, options: CheckPlagiarismOp
 
   const citedSites = findCitedSites(text);
   const quotes = quotedRanges(text);
+  const references = referenceEntries(text);
   const vocabulary = new Map<string, number>();
   const inputWords = wordFeatures(input, vocabulary);
   const readable = [...found.values()].filter((source) => source.canAccess !== false).map((source) => {
@@ -124,7 +133,9 @@ export async function analyzePlagiarism(text: string, options: CheckPlagiarismOp
   const matches: SourceMatch[] = [];
   for (const { source, analyzed, words: sourceWords } of readable) {
     const names = [source.document.author?.split(/\s+/).pop() ?? '', source.document.title ?? '', hostOf(source.document.url) ?? ''];
-    const quotations = quotes.filter(([qs, qe]) => hasAttribution(text, qs, qe, names));
+    // A quotation is attributed by a cue near it or, for a source the reference list names, by that entry.
+    const referenced = isInReferenceList(references, names);
+    const quotations = quotes.filter(([qs, qe]) => referenced || hasAttribution(text, qs, qe, names));
     const aligned = alignPassages(inputWords, sourceWords, alignment, weights)
       .flatMap((p) => splitAtQuotations(p, quotations, inputWords, sourceWords, alignment, weights));
     if (aligned.length === 0) continue;
@@ -135,7 +146,7 @@ export async function analyzePlagiarism(text: string, options: CheckPlagiarismOp
         inputStart, inputEnd,
         sourceStart: analyzed.tokens.starts[p.sourceFrom]!, sourceEnd: analyzed.tokens.ends[p.sourceTo - 1]!,
         inputFrom: p.inputFrom, kinds: classifyWords(inputWords, sourceWords, p),
-        quoted: isAttributedQuote(text, inputStart, inputEnd, quotes, names), similarity: p.similarity,
+        quoted: liesInQuotation(inputStart, inputEnd, quotations), similarity: p.similarity,
       };
     });
     matches.push({ found: source, passages, excluded: isExcluded(source.document.url, rules), cited: isCitedSource(source.document.url, citedSites) });

@@ -50,27 +50,95 @@ export function isCitedSource(url: string, cited: readonly string[]): boolean {
   return false;
 }
 
-const QUOTE_PAIRS: Readonly<Record<string, string>> = { '“': '”', '«': '»', '„': '“', '"': '"', '「': '」', '『': '』', '‹': '›' };
+/**
+ * Opening quotation marks of the scripts and conventions in use, each with the closing marks it takes: English
+ * “” and ‘’, German and Czech „“, Polish and Hungarian „”, Swedish and Finnish ”” and »», French, Spanish,
+ * Russian «», Danish and German »«, Swiss ‹›, Chinese and Japanese 「」『』 and the vertical ﹁﹂, 〝〞, and straight
+ * double quotes.
+ */
+const QUOTE_PAIRS: Readonly<Record<string, string>> = {
+  '“': '”', '«': '»', '„': '“”', '"': '"', '「': '」', '『': '』', '‹': '›', '›': '‹', '»': '«»', '”': '”', '‘': '’',
+  '﹁': '﹂', '﹃': '﹄', '〝': '〞〟', '＂': '＂',
+};
 
-/** Character ranges `[start, end)` inside quotation marks. */
+const LETTER = /[\p{L}\p{N}]/u;
+
+/** Where the quotation opened at `open` closes: the first of its closing marks after it (not an apostrophe). */
+function closingOf(text: string, open: number, closers: string): number {
+  for (let j = open + 1; j < text.length; j++) {
+    if (!closers.includes(text[j]!)) continue;
+    // ’ inside a word is an apostrophe (don’t, l’homme), not the end of a ‘quotation’.
+    if (text[j] === '’' && LETTER.test(text[j - 1] ?? '') && LETTER.test(text[j + 1] ?? '')) continue;
+    return j;
+  }
+  return -1;
+}
+
+/** Lines of a block quotation: introduced by `>` (e-mail, Markdown) or indented by 4 spaces or a tab. */
+const BLOCK_QUOTE_LINE = /^(?:[ \t]*>[ \t]?|    |\t)(?=\S)(.*)$/gm;
+
+/** Marks that also close a quotation: they open one only where no letter comes right before them. */
+const AMBIGUOUS_OPENERS = new Set(['‘', '”', '›', '»']);
+
+/**
+ * Character ranges `[start, end)` of quotations, in order: text inside quotation marks of any script (‘, ”, ›
+ * and » open one only after a space or a bracket, so an apostrophe opens nothing), and block quotations, runs of
+ * lines marked with `>` or indented.
+ */
 export function quotedRanges(text: string): [number, number][] {
   const ranges: [number, number][] = [];
   let i = 0;
   while (i < text.length) {
-    const close = QUOTE_PAIRS[text[i]!];
-    if (close === undefined) {
+    const ch = text[i]!;
+    const closers = QUOTE_PAIRS[ch];
+    if (closers === undefined || (AMBIGUOUS_OPENERS.has(ch) && LETTER.test(text[i - 1] ?? ''))) {
       i++;
       continue;
     }
-    const end = text.indexOf(close, i + 1);
-    if (end < 0) break;
+    const end = closingOf(text, i, closers);
+    if (end < 0) {
+      i++;
+      continue;
+    }
     ranges.push([i + 1, end]);
     i = end + 1;
   }
-  return ranges;
+  let block: [number, number] | undefined;
+  for (const m of text.matchAll(BLOCK_QUOTE_LINE)) {
+    const start = m.index + m[0].length - m[1]!.length;
+    const end = m.index + m[0].length;
+    // Consecutive lines (one line break apart) form one block quotation.
+    if (block !== undefined && /^\r?\n$/.test(text.slice(block[1], m.index))) block[1] = end;
+    else ranges.push(block = [start, end]);
+  }
+  return ranges.sort((a, b) => a[0] - b[0]);
 }
 
-const ATTRIBUTION = /\b(?:according to|said|says|say|wrote|writes|stated|states|argued|argues|noted|notes|explained|explains|told|asked|cited|quoted|in the words of)\b|\([^()]*\b\d{4}[a-z]?\b[^()]*\)|\[\d+\]|\s[-—–]\s*[A-Z]/i;
+const ATTRIBUTION = /\b(?:according to|said|says|say|wrote|writes|stated|states|argued|argues|noted|notes|explained|explains|told|asked|cited|quoted|in the words of|remarked|observed|claimed|claims|insisted|added|put it|selon|d'après|a déclaré|a dit|affirme|écrit|explique|laut|zufolge|sagte|sagt|schreibt|schrieb|erklärte|según|dijo|afirmó|escribió|explicó|segundo|disse|afirmou|secondo|ha detto|volgens|zei|schreef|enligt|według|powiedział|napisał)\b|\([^()]*\b\d{4}[a-z]?\b[^()]*\)|\[\d+(?:[,–-]\s*\d+)*\]|\s[-—–]\s*[A-Z]/i;
+
+/** Reporting cues of the languages written without Latin letters (no word boundaries there). */
+const ATTRIBUTION_OTHER_SCRIPTS = /по словам|согласно|сказал|заявил|отметил|пишет|написал|говорит|подчеркнул|قال|وفقا|حسب|بحسب|كتب|أكد|صرح|说|表示|指出|写道|据|によると|によれば|と述べ|と語|と言|と書|と指摘|と話|말했다|에 따르면|라고 밝혔|กล่าวว่า|ตามที่|เขียนว่า|ने कहा|के अनुसार|लिखा|का कहना|אמר|לדברי|είπε|σύμφωνα με/;
+
+/** Headings of a reference list. */
+const REFERENCE_HEADING = /^[ \t]*(?:references|bibliography|works cited|sources|literature|références|bibliographie|literatur|literaturverzeichnis|quellen|referencias|bibliografía|bibliografia|список литературы|литература|参考文献|引用文献|참고 ?문헌|المراجع|المصادر|บรรณานุกรม|संदर्भ)[ \t]*:?[ \t]*$/im;
+
+/**
+ * The entries of the text's reference list (the lines after a heading such as "References" or "Bibliography"),
+ * lower case; empty when it has none.
+ */
+export function referenceEntries(text: string): string[] {
+  const heading = REFERENCE_HEADING.exec(text);
+  if (heading === null) return [];
+  return text.slice(heading.index + heading[0].length).split('\n').map((l) => l.trim().toLowerCase()).filter((l) => l.length > 0);
+}
+
+/**
+ * Whether a reference list (`entries`, {@link referenceEntries}) names the source: an entry holds one of
+ * `sourceNames` (its author's last name, its title, its URL's host; 3 characters or more).
+ */
+export function isInReferenceList(entries: readonly string[], sourceNames: readonly string[]): boolean {
+  return entries.some((entry) => sourceNames.some((name) => name.length >= 3 && entry.includes(name.toLowerCase())));
+}
 
 /**
  * Whether the quotation `[qs, qe)` has an attribution: the 200 characters around it name a speaker or reference
@@ -79,7 +147,7 @@ const ATTRIBUTION = /\b(?:according to|said|says|say|wrote|writes|stated|states|
  */
 export function hasAttribution(text: string, qs: number, qe: number, sourceNames: readonly string[]): boolean {
   const around = text.slice(Math.max(0, qs - 201), qs) + ' ' + text.slice(qe, qe + 201);
-  if (ATTRIBUTION.test(around)) return true;
+  if (ATTRIBUTION.test(around) || ATTRIBUTION_OTHER_SCRIPTS.test(around)) return true;
   const lower = around.toLowerCase();
   return sourceNames.some((name) => name.length >= 3 && lower.includes(name.toLowerCase()));
 }

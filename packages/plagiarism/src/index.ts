@@ -49,7 +49,7 @@ export { wordNetLexicon } from './wordnet.js';
 export type { WordNetLexicon } from './wordnet.js';
 export { hostOf, isExcluded, parseExcludedSources } from './excludedSources.js';
 export type { ExclusionRule } from './excludedSources.js';
-export { findCitedSites, isAttributedQuote, isCitedSource, quotedRanges } from './citations.js';
+export { findCitedSites, isAttributedQuote, isCitedSource, isInReferenceList, quotedRanges, referenceEntries } from './citations.js';
 export {
   DocumentCollectionError, IndexClosedError, IndexSchemaVersionError, IndexVersionError, InvalidArgumentError, InvalidDocumentError, InvalidExcludedSourceError,
   SharedIndexWriteError, TextLengthError, UnsupportedLanguageError,

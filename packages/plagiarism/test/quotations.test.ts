@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { checkPlagiarism, isInReferenceList, quotedRanges, referenceEntries, SourceIndex } from '../src/index.js';
+
+/** The quoted texts of `text`. */
+const quotes = (text: string): string[] => quotedRanges(text).map(([s, e]) => text.slice(s, e));
+
+// Sentences written for these tests.
+describe('quotedRanges', () => {
+  it('finds quotations in the marks of several scripts and conventions', () => {
+    expect(quotes('He wrote „Die Brücke ist alt“ and «le pont est vieux» and 「橋は古い」.')).toEqual(['Die Brücke ist alt', 'le pont est vieux', '橋は古い']);
+    expect(quotes('Hon sa ”bron är gammal” och »den är smal«.')).toEqual(['bron är gammal', 'den är smal']);
+  });
+
+  it('reads ‘single quotes’ and leaves apostrophes alone', () => {
+    expect(quotes('She said ‘the bridge isn’t safe’ and left, it’s late.')).toEqual(['the bridge isn’t safe']);
+  });
+
+  it('finds block quotations marked with > or indented', () => {
+    const text = 'Smith writes:\n\n> The bridge is old.\n> It needs repair.\n\nAnd in the report:\n\n    Traffic fell by half.\n';
+    expect(quotes(text)).toEqual(['The bridge is old.\n> It needs repair.', 'Traffic fell by half.']);
+  });
+});
+
+describe('reference list', () => {
+  it('reads the entries after a References heading and matches a source by author or title', () => {
+    const entries = referenceEntries('Body text.\n\nReferences\nOkafor, A. (2019). Bridges of the north. Press.\n');
+    expect(entries).toEqual(['okafor, a. (2019). bridges of the north. press.']);
+    expect(isInReferenceList(entries, ['Okafor', 'Some title', 'example.com'])).toBe(true);
+    expect(isInReferenceList(entries, ['Lindqvist', 'Other title', 'example.org'])).toBe(false);
+  });
+});
+
+describe('checkPlagiarism with attributed quotations', () => {
+  const SOURCE = 'The old harbour bridge carried four thousand carts a day before the railway opened in the valley. '
+    + 'Its stone arches were rebuilt twice after floods destroyed the eastern piers in the winter storms.';
+  const QUOTED = 'The old harbour bridge carried four thousand carts a day before the railway opened in the valley.';
+  const OWN = 'Our class walked along the river on a cold morning and counted the boats that passed under the arches. '
+    + 'Later we drew maps of the town and compared them with photographs from the museum archive.';
+
+  async function check(text: string) {
+    const index = SourceIndex.open();
+    index.add({ url: 'https://history.example/bridge', title: 'Harbour history', author: 'Ada Lindqvist', text: SOURCE });
+    const result = await checkPlagiarism(text, { index, now: () => new Date(0) });
+    index.close();
+    return result;
+  }
+
+  it('does not count a block quotation introduced by its author', async () => {
+    const result = await check(`${OWN}\n\nLindqvist writes:\n\n> ${QUOTED}\n\n${OWN}`);
+    expect(result.result.totalPlagiarismWords).toBe(0);
+    expect(result.sources[0]?.citation).toBe(true);
+  });
+
+  it('does not count a quotation whose source the reference list names', async () => {
+    const result = await check(`${OWN} “${QUOTED}” ${OWN}\n\nReferences\nLindqvist, A. Harbour history. 2020.`);
+    expect(result.result.totalPlagiarismWords).toBe(0);
+  });
+
+  it('counts the same sentence in quotation marks without an attribution', async () => {
+    const result = await check(`${OWN} “${QUOTED}” ${OWN}`);
+    expect(result.result.totalPlagiarismWords).toBe(17);
+    expect(result.sources[0]?.citation).toBe(false);
+  });
+});

@@ -1,0 +1,129 @@
+// Attributed quotations (issue 33, item 2): documents that quote their sources with an attribution, in ten styles
+// (quotation marks of several conventions, block quotations marked with `>` or indented, reporting verbs, author-year
+// and numbered citations, a reference list), each also carrying an unattributed verbatim copy of another source
+// (a case); and control documents with a quotation in marks and no attribution (a case: copying in quotation marks
+// still counts). Texts: the English human texts of $CONTENT_ANALYSIS_DATASETS/aitext (corpus.mjs); sources get an
+// author name. Prints PAN precision / recall / plagdet of the counted detections (attributed quotations are no
+// case), attributed quotations counted, unattributed quotations found, per style.
+// Options: --seed N (default 2033), --docs N per style (default 10), --dist DIR.
+process.env.DOTENV_CONFIG_QUIET ??= 'true';
+import { resolve } from 'node:path';
+
+const option = (name) => (process.argv.includes(`--${name}`) ? process.argv[process.argv.indexOf(`--${name}`) + 1] : undefined);
+const DIST = option('dist') === undefined ? new URL('../../packages/plagiarism/dist', import.meta.url).pathname : resolve(option('dist'));
+const { SourceIndex, analyzePlagiarism } = await import(`${DIST}/index.js`);
+const { loadHumanTexts, mulberry32, pick, sentencesOf, datasetsPath } = await import('./corpus.mjs');
+const { coveredLength, panMeasures } = await import('./measures.mjs');
+
+const NAMES = ['Okafor', 'Lindqvist', 'Moreau', 'Tanaka', 'Brennan', 'Castillo', 'Novak', 'Haddad', 'Ferreira', 'Kowalski', 'Whitfield', 'Sato'];
+
+/** Styles: (quote, name, year, ref) -> {text, references?}; the quotation's own text sits where `q` is. */
+const STYLES = {
+  'as X (year) wrote “”': (q, n, y) => `As ${n} (${y}) wrote, “${q}”`,
+  '“” (X, year)': (q, n, y) => `“${q}” (${n}, ${y}).`,
+  'X put it: ‘’': (q, n) => `${n} put it this way: ‘${q}’`,
+  'according to X, "" [n]': (q, n, y, k) => `According to ${n}, "${q}" [${k}]`,
+  'block > after X writes': (q, n) => `${n} writes:\n\n> ${q}\n\n`,
+  'indented block, name': (q, n) => `In the book by ${n}:\n\n    ${q}\n\n`,
+  '„“, X said': (q, n) => `„${q}“, ${n} said.`,
+  '«», X noted': (q, n) => `«${q}», ${n} noted.`,
+  '“”[n] + reference list': (q, n, y, k) => `“${q}”[${k}]`,
+  'X (year) argues that “”': (q, n, y) => `${n} (${y}) argues that “${q}”`,
+};
+
+function build(texts, seed, perStyle) {
+  const rng = mulberry32(seed);
+  const shuffled = texts.map((t) => [rng(), t]).sort((a, b) => a[0] - b[0]).map(([, t]) => t);
+  const sources = shuffled.slice(0, 300).map((text, i) => ({ url: `https://quotes.example/source-${i}`, title: `Study ${i} of the collection`, author: `${pick(rng, ['A.', 'J.', 'M.', 'S.'])} ${NAMES[i % NAMES.length]}${i}`, text }));
+  const hosts = shuffled.slice(300);
+  const documents = [];
+  let h = 0;
+  const passage = (count) => {
+    const source = pick(rng, sources);
+    const sentences = sentencesOf(source.text);
+    const first = Math.floor(rng() * Math.max(1, sentences.length - count));
+    const text = sentences.slice(first, first + count).join(' ');
+    const srcStart = source.text.indexOf(text);
+    return { source, text, srcStart, srcEnd: srcStart + text.length };
+  };
+  const plan = [...Object.keys(STYLES).flatMap((style) => Array.from({ length: perStyle }, () => style)), ...Array.from({ length: perStyle * 2 }, () => 'control')];
+  for (const style of plan) {
+    const host = sentencesOf(hosts[h++ % hosts.length]).slice(0, 8);
+    const quoted = passage(1 + Math.floor(rng() * 2));
+    const copied = passage(2);
+    const year = 1990 + Math.floor(rng() * 30);
+    const name = quoted.source.author.split(' ').pop();
+    const parts = host.map((text) => ({ text }));
+    const quoteAt = 1 + Math.floor(rng() * (parts.length - 1));
+    let text = '';
+    const cases = [];
+    const quotes = [];
+    const add = (piece, kind, p) => {
+      if (text.length > 0 && !text.endsWith('\n')) text += ' ';
+      if (kind === undefined) {
+        text += piece;
+        return;
+      }
+      const at = text.length + piece.indexOf(p.text);
+      const entry = { susp: '', src: p.source.url, suspStart: at, suspEnd: at + p.text.length, srcStart: p.srcStart, srcEnd: p.srcEnd };
+      (kind === 'case' ? cases : quotes).push(entry);
+      text += piece;
+    };
+    parts.forEach((part, i) => {
+      if (i === quoteAt) {
+        if (style === 'control') add(`“${quoted.text}”`, 'case', quoted);
+        else add(STYLES[style](quoted.text, name, year, 1 + Math.floor(rng() * 9)), 'quote', quoted);
+      }
+      if (style !== 'control' && i === (quoteAt + 3) % parts.length) add(copied.text, 'case', copied);
+      add(part.text);
+    });
+    if (style === '“”[n] + reference list') text += `\n\nReferences\n${quoted.source.author}. ${quoted.source.title}. ${year}.\n`;
+    const id = `q-${documents.length}`;
+    for (const c of [...cases, ...quotes]) c.susp = id;
+    documents.push({ id, style, text, cases, quotes });
+  }
+  return { sources, documents };
+}
+
+const texts = loadHumanTexts();
+if (texts === undefined) {
+  console.log(`SKIPPED: no datasets at ${datasetsPath()}/aitext (set CONTENT_ANALYSIS_DATASETS)`);
+} else {
+  const seed = Number(option('seed') ?? 2033);
+  const { sources, documents } = build(texts, seed, Number(option('docs') ?? 10));
+  const index = SourceIndex.open();
+  index.addMany(sources);
+  const byStyle = new Map();
+  const all = { cases: [], detections: [] };
+  for (const doc of documents) {
+    const analysis = await analyzePlagiarism(doc.text, { index, language: 'en', bounds: { min: 0, max: 1e9 } });
+    const counted = analysis.matches.filter((m) => !m.cited).flatMap((m) => m.passages.filter((p) => !p.quoted).map((p) => ({
+      susp: doc.id, src: m.found.document.url, suspStart: p.inputStart, suspEnd: p.inputEnd, srcStart: p.sourceStart, srcEnd: p.sourceEnd,
+    })));
+    const s = byStyle.get(doc.style) ?? { docs: 0, cases: [], detections: [], quotes: 0, quotesCounted: 0, controlsFound: 0 };
+    byStyle.set(doc.style, s);
+    s.docs++;
+    s.cases.push(...doc.cases);
+    s.detections.push(...counted);
+    all.cases.push(...doc.cases);
+    all.detections.push(...counted);
+    const spans = counted.map((r) => [r.suspStart, r.suspEnd]);
+    for (const q of doc.quotes) {
+      s.quotes++;
+      if (coveredLength(spans, q.suspStart, q.suspEnd) > 0) s.quotesCounted++;
+    }
+    if (doc.style === 'control' && doc.cases.every((c) => coveredLength(spans, c.suspStart, c.suspEnd) > 0)) s.controlsFound++;
+  }
+  const f = (x) => x.toFixed(3);
+  console.log(`build ${DIST}; seed ${seed}; ${documents.length} documents; load ${(await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log('| style | docs | precision | recall | plagdet | attributed quotations counted | unattributed quotations found |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const [style, s] of byStyle) {
+    const m = panMeasures(s.cases, s.detections);
+    console.log(`| ${style} | ${s.docs} | ${f(m.precision)} | ${f(m.recall)} | ${f(m.plagdet)} | ${style === 'control' ? '' : `${s.quotesCounted} of ${s.quotes}`} | ${style === 'control' ? `${s.controlsFound} of ${s.docs}` : ''} |`);
+  }
+  const m = panMeasures(all.cases, all.detections);
+  const quotesCounted = [...byStyle.values()].reduce((sum, s) => sum + s.quotesCounted, 0);
+  const quotes = [...byStyle.values()].reduce((sum, s) => sum + s.quotes, 0);
+  console.log(`| overall | ${documents.length} | ${f(m.precision)} | ${f(m.recall)} | ${f(m.plagdet)} | ${quotesCounted} of ${quotes} | |`);
+}
