@@ -63,6 +63,26 @@ describe('extractPdf', () => {
     expect(result.text).toContain('The sixth survey of the saltmarsh follows the tide across the marsh, row 30.');
   });
 
+  it('drops running heads and feet of several lines, in two parts or set low, whose page number changes', async () => {
+    // Six pages, each with 30 body lines of its own; the layouts below were kept by the 2-line, 12 % edge rule.
+    const bodyOf = (page: number, top: number) => Array.from({ length: 30 }, (_, row) =>
+      show(`Survey ${PLACES[page % PLACES.length]} of the marsh follows the tide, line ${row + 1} on sheet ${'abcdef'[page - 1]}.`, 72, top - 14 * row, 11));
+    const layouts: Record<string, { edges: (page: number) => string[]; top: number }> = {
+      // "Title ... Page n" on one baseline (two lines of text there) and a second header line under it.
+      twoParts: { edges: (p) => [show('Harbour Survey Report', 72, 750, 9), show(`Page ${p}`, 500, 750, 9), show('Draft, third revision', 72, 738, 9)], top: 700 },
+      // A header 102 pt from the top of a Letter page (13 %), with the page number inside it.
+      lowHeader: { edges: (p) => [show(`Harbour Survey Report, page ${p}`, 72, 690, 9)], top: 670 },
+      // A footer of three lines: title and page number, a notice, a folio.
+      threeLineFooter: { edges: (p) => [show(`Harbour Survey Report \x97 ${p}`, 72, 60, 9), show('Confidential draft for the board', 72, 48, 9), show(`${p}`, 300, 36, 9)], top: 700 },
+    };
+    for (const [name, { edges, top }] of Object.entries(layouts)) {
+      const pages = [1, 2, 3, 4, 5, 6].map((page) => [...edges(page), ...bodyOf(page, top)].join('\n'));
+      const result = await extractPdf(buildPdf({ pageContents: pages, fonts: { F1: HELVETICA } }));
+      expect(result.text.match(/Harbour Survey|Draft, third|Confidential|Page \d/g), name).toBeNull();
+      expect(result.text.match(/Survey \w+ of the marsh follows the tide, line \d+ on sheet [a-f]\./g), name).toHaveLength(180);
+    }
+  });
+
   it('keeps an edge line whose numbers do not follow the pages', async () => {
     // A line that starts two pages but cites the same year on both is text, not a running head.
     const pages = [1, 2, 3, 4].map((page) => journalPage(page % 2 === 0 ? 'The flood of 1953 reshaped the coast.' : `Running head \x97 page ${page}`, page));

@@ -1,9 +1,20 @@
 import type { PdfLine, PdfPageLines } from './pdfTypes.js';
 
-/** Lines at the top and at the bottom of each page considered as running headers or footers. */
-const EDGE_LINES = 2;
+/**
+ * Baselines at the top and at the bottom of each page whose lines are considered as running headers or footers (a
+ * header of two parts on one baseline, "Report title ... Page 3", and a second line under it, or a footer of a
+ * title, a notice and a folio).
+ */
+const EDGE_BASELINES = 3;
+/** Baselines closer than this (points) are one. */
+const BASELINE_TOLERANCE = 1.5;
 /** Share of the page height, at the top and at the bottom, where running lines sit. */
 const EDGE_BAND = 0.12;
+/**
+ * Wider band for a line that carries the page number ({@link folioKeys}): a header set lower, in a page with wide
+ * margins, is still a running head when the number in it follows the pages.
+ */
+const FOLIO_BAND = 0.2;
 /** Share of pages a header or footer must repeat on (digits ignored) to be dropped. */
 const REPEAT_SHARE = 0.6;
 const PAGE_NUMBER = /^(?:page|p\.|seite|página|pagina)?\s*[-–—(\[]?\s*\d+\s*(?:(?:of|\/|de|von|sur)\s*\d+)?\s*[-–—)\]]?$/i;
@@ -13,10 +24,26 @@ function runningKey(line: PdfLine): string {
   return line.text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
 }
 
-function edgeLines(page: PdfPageLines): PdfLine[] {
+/** The lines of the first `count` baselines of `lines` (sorted from the edge inwards). */
+function firstBaselines(lines: readonly PdfLine[], count: number): PdfLine[] {
+  const out: PdfLine[] = [];
+  let baselines = 0;
+  let last = NaN;
+  for (const line of lines) {
+    if (!(Math.abs(line.y - last) <= BASELINE_TOLERANCE)) {
+      if (++baselines > count) break;
+      last = line.y;
+    }
+    out.push(line);
+  }
+  return out;
+}
+
+/** The lines of the top and bottom {@link EDGE_BASELINES} baselines of a page that lie within `band` of its edges. */
+function edgeLines(page: PdfPageLines, band = EDGE_BAND): PdfLine[] {
   const byHeight = [...page.lines].sort((a, b) => b.y - a.y);
-  const top = byHeight.slice(0, EDGE_LINES).filter((line) => line.y >= page.height * (1 - EDGE_BAND));
-  const bottom = byHeight.slice(-EDGE_LINES).filter((line) => line.y <= page.height * EDGE_BAND);
+  const top = firstBaselines(byHeight, EDGE_BASELINES).filter((line) => line.y >= page.height * (1 - band));
+  const bottom = firstBaselines(byHeight.reverse(), EDGE_BASELINES).filter((line) => line.y <= page.height * band);
   return [...new Set([...top, ...bottom])];
 }
 
@@ -30,7 +57,7 @@ function folioKeys(pages: readonly PdfPageLines[]): Set<string> {
   const occurrences = new Map<string, Array<{ page: number; numbers: number[] }>>();
   for (const page of pages) {
     const seen = new Set<string>();
-    for (const line of edgeLines(page)) {
+    for (const line of edgeLines(page, FOLIO_BAND)) {
       const key = runningKey(line);
       if (seen.has(key) || !key.includes('#')) continue;
       seen.add(key);
@@ -54,10 +81,11 @@ function folioKeys(pages: readonly PdfPageLines[]): Set<string> {
 }
 
 /**
- * Removes running headers and footers: among the two top and two bottom lines of each page, when they lie in the
- * top or bottom 12% of the page, a line whose text (digits ignored) repeats on at least 60% of the pages (and on two
- * pages at least) is dropped everywhere it is at an edge, and so is a line that carries the page number (see
- * {@link folioKeys}) and a bare page number ("12", "- 12 -", "Page 3 of 9") at an edge. Returns new pages.
+ * Removes running headers and footers: among the lines of the three top and three bottom baselines of each page,
+ * when they lie in the top or bottom 12% of the page, a line whose text (digits ignored) repeats on at least 60% of
+ * the pages (and on two pages at least) is dropped everywhere it is at an edge, and so is a bare page number ("12",
+ * "- 12 -", "Page 3 of 9"); a line that carries the page number (see {@link folioKeys}) is dropped within 20% of
+ * the edges. Returns new pages.
  */
 export function dropRunningLines(pages: readonly PdfPageLines[]): PdfPageLines[] {
   const pagesWithKey = new Map<string, number>();
@@ -68,11 +96,12 @@ export function dropRunningLines(pages: readonly PdfPageLines[]): PdfPageLines[]
   const withFolio = folioKeys(pages);
   return pages.map((page) => {
     const edges = new Set(edgeLines(page));
+    const folioEdges = new Set(edgeLines(page, FOLIO_BAND));
     const lines = page.lines.filter((line) => {
+      if (folioEdges.has(line) && withFolio.has(runningKey(line))) return false;
       if (!edges.has(line)) return true;
       if (PAGE_NUMBER.test(line.text)) return false;
-      const key = runningKey(line);
-      return (pagesWithKey.get(key) ?? 0) < threshold && !withFolio.has(key);
+      return (pagesWithKey.get(runningKey(line)) ?? 0) < threshold;
     });
     return { ...page, lines };
   });
