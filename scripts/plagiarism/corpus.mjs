@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { restructure } from './restructure.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -127,6 +128,7 @@ export const LEVELS = ['none', 'light', 'heavy', 'attack'];
 /** The obfuscated form of a passage (array of sentences) at `level`. */
 export function obfuscate(sentences, level, rng, lexicon, pool) {
   if (level === 'none') return sentences.join(' ');
+  if (level === 'restructured') return restructure(sentences, rng);
   if (level === 'attack') return attack(sentences.join(' '), rng);
   if (level === 'light') return sentences.map((s) => obfuscateWords(s, 0.12, rng, lexicon, pool)).join(' ');
   // heavy: sentence order shuffled, then dense word operations.
@@ -139,7 +141,7 @@ export function obfuscate(sentences, level, rng, lexicon, pool) {
  * with cases {src, suspStart, suspEnd, srcStart, srcEnd}. Per level `perLevel` documents, plus `clean` documents
  * without plagiarism. Each plagiarised document gets 1 to 3 passages of 2 to 5 sentences from random sources.
  */
-export function buildCorpus({ texts, lexicon, seed = 2024, sourceCount = 300, perLevel = 25, clean = 20 }) {
+export function buildCorpus({ texts, lexicon, seed = 2024, sourceCount = 300, perLevel = 25, clean = 20, restructured = 0 }) {
   const rng = mulberry32(seed);
   const shuffled = texts.map((t) => [rng(), t]).sort((a, b) => a[0] - b[0]).map(([, t]) => t);
   const sources = shuffled.slice(0, sourceCount).map((text, i) => ({ url: `https://corpus.example/source-${i}`, title: `source ${i}`, text }));
@@ -147,7 +149,9 @@ export function buildCorpus({ texts, lexicon, seed = 2024, sourceCount = 300, pe
   const pool = hosts.slice(0, 50).join(' ').split(' ').filter((w) => /^[a-z]+$/.test(w));
   const suspicious = [];
   let h = 0;
-  const plan = [...LEVELS.flatMap((level) => Array.from({ length: perLevel }, () => level)), ...Array.from({ length: clean }, () => 'clean')];
+  // `restructured` documents (the second generator, restructure.mjs) come last: the others stay as they were.
+  const plan = [...LEVELS.flatMap((level) => Array.from({ length: perLevel }, () => level)), ...Array.from({ length: clean }, () => 'clean'),
+    ...Array.from({ length: restructured }, () => 'restructured')];
   for (const level of plan) {
     const host = sentencesOf(hosts[h++ % hosts.length]);
     const parts = host.map((s) => ({ text: s }));

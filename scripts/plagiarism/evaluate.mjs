@@ -3,7 +3,8 @@
 // $CONTENT_ANALYSIS_DATASETS/aitext, and `same-topic`, families of essays, abstracts and reviews from the mirrors of
 // $CONTENT_ANALYSIS_MIRRORS. Prints plagdet, precision, recall and granularity per obfuscation level, the share of
 // documents without reuse that get a detection, false-positive characters and flagged cited quotations.
-// Options: --corpus pan|same-topic|both (default both), --seed N, --sources N, --per-level N, --language auto, --dist DIR.
+// Options: --corpus pan|same-topic|both (default both), --seed N, --sources N, --per-level N, --language auto, --dist DIR,
+// --restructured N (documents of the second paraphrase generator, restructure.mjs, appended; default 0).
 process.env.DOTENV_CONFIG_QUIET ??= 'true';
 // --dist DIR evaluates another build of the package (e.g. a copy of dist made before a change).
 const DIST = process.argv.includes('--dist') ? (await import('node:path')).resolve(process.argv[process.argv.indexOf('--dist') + 1]) : new URL('../../packages/plagiarism/dist', import.meta.url).pathname;
@@ -96,7 +97,7 @@ if (which === 'pan' || which === 'both') {
   if (texts === undefined) console.log(`SKIPPED pan: no datasets at ${datasetsPath()}/aitext (set CONTENT_ANALYSIS_DATASETS)`);
   else {
     const seed = arg('seed', 2024);
-    await evaluate('pan (unrelated topics)', buildCorpus({ texts, lexicon, seed, sourceCount: arg('sources', 300), perLevel: arg('per-level', 25) }), seed, true);
+    await evaluate('pan (unrelated topics)', buildCorpus({ texts, lexicon, seed, sourceCount: arg('sources', 300), perLevel: arg('per-level', 25), restructured: arg('restructured', 0) }), seed, true);
   }
 }
 if (which === 'same-topic' || which === 'both') {
@@ -104,7 +105,7 @@ if (which === 'same-topic' || which === 'both') {
   if (typeof families === 'string') console.log(`SKIPPED same-topic: ${families}`);
   else {
     const seed = arg('seed', 2025);
-    const corpus = buildSameTopicCorpus({ families, lexicon, seed, perLevel: arg('per-level', 40) });
+    const corpus = buildSameTopicCorpus({ families, lexicon, seed, perLevel: arg('per-level', 40), restructured: arg('restructured', 0) });
     const file = saveCorpus(corpus, `same-topic-${seed}`);
     console.log(`\nsame-topic families: ${families.map((x) => `${x.name} ${x.texts.length}`).join(', ')}; written to ${file}`);
     await evaluate('same-topic', corpus, seed, false);

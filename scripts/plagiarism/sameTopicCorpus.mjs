@@ -97,7 +97,7 @@ const bodySentences = (text) => {
  * sentences of same-family sources), `noreuse` and `quoted` (cases only for the first three; a quoted document
  * has `quotes`: [{suspStart, suspEnd, src}] of the quotation).
  */
-export function buildSameTopicCorpus({ families, lexicon, seed = 2025, sourceShare = 0.55, perLevel = 40, noreuse = 100, quoted = 40 }) {
+export function buildSameTopicCorpus({ families, lexicon, seed = 2025, sourceShare = 0.55, perLevel = 40, noreuse = 100, quoted = 40, restructured = 0 }) {
   const rng = mulberry32(seed);
   const sources = [];
   const hosts = [];
@@ -117,7 +117,8 @@ export function buildSameTopicCorpus({ families, lexicon, seed = 2025, sourceSha
   const ordered = hosts.map((h) => [rng(), h]).sort((a, b) => a[0] - b[0]).map(([, h]) => h);
   const pool = ordered.slice(0, 50).map((h) => h.text).join(' ').split(' ').filter((w) => /^[a-z]+$/.test(w));
   const plan = [...['none', 'light', 'heavy'].flatMap((level) => Array.from({ length: perLevel }, () => level)),
-    ...Array.from({ length: noreuse }, () => 'noreuse'), ...Array.from({ length: quoted }, () => 'quoted')];
+    ...Array.from({ length: noreuse }, () => 'noreuse'), ...Array.from({ length: quoted }, () => 'quoted'),
+    ...Array.from({ length: restructured }, () => 'restructured')];
   if (plan.length > ordered.length) throw new RangeError(`${plan.length} suspicious documents need as many hosts, found ${ordered.length}`);
   const passageOf = (source, length) => {
     const { header, sentences } = bodySentences(source.text);

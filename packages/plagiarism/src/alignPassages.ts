@@ -185,10 +185,14 @@ function clusterSeeds(seeds: Seed[], maxGap: number): Cluster[] {
  */
 const BRIDGE_SHARE = 0.5;
 
+/** Fewest content words of a segment without a seed for {@link bridges} to judge it; shorter ones stay inside. */
+const MIN_BRIDGE_EVIDENCE_WORDS = 5;
+
 /** Whether input segment `[from, to)` without a seed belongs to a passage aligned with `features` of the source. */
 function bridges(input: WordFeatures, from: number, to: number, features: ReadonlySet<number>, weights: Float32Array | undefined): boolean {
   const [content, matched] = weighCounterparts(input, from, to, features, undefined);
-  if (content === 0) return true;
+  // A clause of a few content words ("In other words,", "; in addition,", a heading) is no evidence either way.
+  if (content < MIN_BRIDGE_EVIDENCE_WORDS) return true;
   if (matched < BRIDGE_SHARE * content) return false;
   if (weights === undefined) return true;
   const [weighted, weightedMatched] = weighCounterparts(input, from, to, features, weights);
