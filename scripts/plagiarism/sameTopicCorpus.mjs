@@ -76,7 +76,7 @@ const SHARED_RUN_WORDS = 8;
 const wordsOf = (text) => text.toLowerCase().split(/[^a-z0-9']+/).filter((w) => w.length > 0);
 
 /** The word 8-grams of a text, as strings. */
-function runsOf(text) {
+export function runsOf(text) {
   const words = wordsOf(text);
   const runs = new Set();
   for (let i = 0; i + SHARED_RUN_WORDS <= words.length; i++) runs.add(words.slice(i, i + SHARED_RUN_WORDS).join(' '));

@@ -69,6 +69,8 @@ function closingOf(text: string, open: number, closers: string): number {
     if (!closers.includes(text[j]!)) continue;
     // ’ inside a word is an apostrophe (don’t, l’homme), not the end of a ‘quotation’.
     if (text[j] === '’' && LETTER.test(text[j - 1] ?? '') && LETTER.test(text[j + 1] ?? '')) continue;
+    // A straight quote right before a letter opens the next quotation: the one opened at `open` lacks its end.
+    if ((text[j] === '"' || text[j] === '＂') && LETTER.test(text[j + 1] ?? '')) return -1;
     return j;
   }
   return -1;
@@ -91,7 +93,9 @@ export function quotedRanges(text: string): [number, number][] {
   while (i < text.length) {
     const ch = text[i]!;
     const closers = QUOTE_PAIRS[ch];
-    if (closers === undefined || (AMBIGUOUS_OPENERS.has(ch) && LETTER.test(text[i - 1] ?? ''))) {
+    // A straight quote opens a quotation only before a non-space (a closing one is followed by a space or stop).
+    const straight = ch === '"' || ch === '＂';
+    if (closers === undefined || (AMBIGUOUS_OPENERS.has(ch) && LETTER.test(text[i - 1] ?? '')) || (straight && /\s|^$/.test(text[i + 1] ?? ''))) {
       i++;
       continue;
     }
@@ -114,10 +118,19 @@ export function quotedRanges(text: string): [number, number][] {
   return ranges.sort((a, b) => a[0] - b[0]);
 }
 
-const ATTRIBUTION = /\b(?:according to|said|says|say|wrote|writes|stated|states|argued|argues|noted|notes|explained|explains|told|asked|cited|quoted|in the words of|remarked|observed|claimed|claims|insisted|added|put it|selon|d'après|a déclaré|a dit|affirme|écrit|explique|laut|zufolge|sagte|sagt|schreibt|schrieb|erklärte|según|dijo|afirmó|escribió|explicó|segundo|disse|afirmou|secondo|ha detto|volgens|zei|schreef|enligt|według|powiedział|napisał)\b|\([^()]*\b\d{4}[a-z]?\b[^()]*\)|\[\d+(?:[,–-]\s*\d+)*\]|\s[-—–]\s*[A-Z]/i;
+const ATTRIBUTION = /\b(?:according to|said|says|say|wrote|writes|stated|states|argued|argues|noted|notes|explained|explains|told|asked|cited|quoted|in the words of|remarked|observed|claimed|claims|insisted|added|put it|selon|d'après|a déclaré|a dit|affirme|écrit|explique|laut|zufolge|sagte|sagt|schreibt|schrieb|erklärte|según|dijo|afirmó|escribió|explicó|segundo|disse|afirmou|secondo|ha detto|volgens|zei|schreef|enligt|według|powiedział|napisał)\b/i;
+
+/**
+ * Citation markers: an author-year reference, "(Okafor, 2019)", "(Okafor and Sato 2019, p. 4)", "Okafor (2019)",
+ * and a numbered one, "[3]", "[3, 4]", "[3–5]".
+ */
+const CITATION_MARKER = /\((?:see )?\p{Lu}[\p{L}\p{N}'’.-]*(?:,? (?:et al\.|and|&|\p{Lu}[\p{L}\p{N}'’.-]*))*,? (?:\d{4}[a-z]?|n\.d\.)(?:[,:] ?(?:pp?\. ?)?\d+(?:[-–]\d+)?)?\)|\p{Lu}[\p{L}\p{N}'’.-]+ \(\d{4}[a-z]?\)|\[\d+(?:[,–-] ?\d+)*\]/u;
+
+/** A dash before a capitalised name ("— Ada Lindqvist"), case-sensitive (" - the first" is no attribution). */
+const DASH_NAME = /\s[-—–]\s*\p{Lu}\p{Ll}/u;
 
 /** Reporting cues of the languages written without Latin letters (no word boundaries there). */
-const ATTRIBUTION_OTHER_SCRIPTS = /по словам|согласно|сказал|заявил|отметил|пишет|написал|говорит|подчеркнул|قال|وفقا|حسب|بحسب|كتب|أكد|صرح|说|表示|指出|写道|据|によると|によれば|と述べ|と語|と言|と書|と指摘|と話|말했다|에 따르면|라고 밝혔|กล่าวว่า|ตามที่|เขียนว่า|ने कहा|के अनुसार|लिखा|का कहना|אמר|לדברי|είπε|σύμφωνα με/;
+const ATTRIBUTION_OTHER_SCRIPTS = /по словам|согласно|сказал|заявил|отметил|пишет|написал|говорит|подчеркнул|قال|وفقا|حسب|بحسب|كتب|أكد|صرح|说|表示|指出|写道|据|によると|によれば|述べ|語っ|と言|と書|指摘し|と話|말했다|에 따르면|라고 밝혔|กล่าวว่า|ตามที่|เขียนว่า|ने कहा|के अनुसार|लिखा|का कहना|אמר|לדברי|είπε|σύμφωνα με/;
 
 /** Headings of a reference list. */
 const REFERENCE_HEADING = /^[ \t]*(?:references|bibliography|works cited|sources|literature|références|bibliographie|literatur|literaturverzeichnis|quellen|referencias|bibliografía|bibliografia|список литературы|литература|参考文献|引用文献|참고 ?문헌|المراجع|المصادر|บรรณานุกรม|संदर्भ)[ \t]*:?[ \t]*$/im;
@@ -141,13 +154,17 @@ export function isInReferenceList(entries: readonly string[], sourceNames: reado
 }
 
 /**
- * Whether the quotation `[qs, qe)` has an attribution: the 200 characters around it name a speaker or reference
- * (a reporting verb, a parenthetical reference with a year, a numbered reference, a dash before a name, or one of
- * `sourceNames`: the source's author, title or host).
+ * Whether the quotation `[qs, qe)` has an attribution: a reporting verb (20 languages) or a dash before a name within
+ * 100 characters before it or 60 after it, or within 200 characters a citation marker (author-year or numbered) or
+ * one of `sourceNames` (the source's author, title or host).
  */
 export function hasAttribution(text: string, qs: number, qe: number, sourceNames: readonly string[]): boolean {
+  // A reporting verb belongs to the quotation when it is close: "As X wrote, “...”", "“...”, X said"; one further
+  // away is the writer's own report of someone else ("The Department of Health said ..." two sentences on).
+  const near = text.slice(Math.max(0, qs - 101), qs) + ' ' + text.slice(qe, qe + 61);
+  if (ATTRIBUTION.test(near) || DASH_NAME.test(near) || ATTRIBUTION_OTHER_SCRIPTS.test(near)) return true;
   const around = text.slice(Math.max(0, qs - 201), qs) + ' ' + text.slice(qe, qe + 201);
-  if (ATTRIBUTION.test(around) || ATTRIBUTION_OTHER_SCRIPTS.test(around)) return true;
+  if (CITATION_MARKER.test(around)) return true;
   const lower = around.toLowerCase();
   return sourceNames.some((name) => name.length >= 3 && lower.includes(name.toLowerCase()));
 }

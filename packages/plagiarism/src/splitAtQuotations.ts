@@ -18,11 +18,19 @@ export function splitAtQuotations(passage: AlignedPassage, quotations: readonly 
   const end = ends[passage.inputTo - 1]!;
   const hit = quotations.filter(([qs, qe]) => qs < end && qe > start);
   if (hit.length === 0) return [passage];
-  // Already mostly a quotation: it is reported as one.
   const inside = (w: number): boolean => hit.some(([qs, qe]) => starts[w]! >= qs && ends[w]! <= qe);
   let quoted = 0;
   for (let w = passage.inputFrom; w < passage.inputTo; w++) if (inside(w)) quoted++;
-  if (quoted >= 0.8 * (passage.inputTo - passage.inputFrom) || quoted === 0) return [passage];
+  if (quoted === 0) return [passage];
+  // Mostly a quotation: it is reported as the quotation, without the few words of its lead-in or tail the source
+  // shares ("According to X, ..." where the source says "according to Y").
+  if (quoted >= 0.8 * (passage.inputTo - passage.inputFrom)) {
+    let from = passage.inputFrom;
+    let to = passage.inputTo;
+    while (!inside(from)) from++;
+    while (!inside(to - 1)) to--;
+    return [{ ...passage, inputFrom: from, inputTo: to }];
+  }
   // The passage keeps the span from its first to its last kept run (a quoted run, or an outside run that passes
   // on its own): outside runs that fail the filter are dropped only at its ends, where a passage spills over.
   // A run is measured against the whole source passage, whose other words deflate its similarity: the weighted

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkPlagiarism, isInReferenceList, quotedRanges, referenceEntries, SourceIndex } from '../src/index.js';
+import { hasAttribution } from '../src/citations.js';
 
 /** The quoted texts of `text`. */
 const quotes = (text: string): string[] => quotedRanges(text).map(([s, e]) => text.slice(s, e));
@@ -15,9 +16,41 @@ describe('quotedRanges', () => {
     expect(quotes('She said ‘the bridge isn’t safe’ and left, it’s late.')).toEqual(['the bridge isn’t safe']);
   });
 
+  it('pairs straight quotes that open before a word and close after one', () => {
+    expect(quotes('He wrote "the bridge is old" and "it needs repair" twice.')).toEqual(['the bridge is old', 'it needs repair']);
+    expect(quotes('A 12" record and "a quoted phrase" here.')).toEqual(['a quoted phrase']);
+  });
+
   it('finds block quotations marked with > or indented', () => {
     const text = 'Smith writes:\n\n> The bridge is old.\n> It needs repair.\n\nAnd in the report:\n\n    Traffic fell by half.\n';
     expect(quotes(text)).toEqual(['The bridge is old.\n> It needs repair.', 'Traffic fell by half.']);
+  });
+});
+
+describe('hasAttribution', () => {
+  /** Whether the first quotation of `text` is attributed (no source names). */
+  const attributed = (text: string): boolean => {
+    const [range] = quotedRanges(text);
+    return hasAttribution(text, range![0], range![1], []);
+  };
+
+  it('takes a reporting verb next to the quotation, in several languages', () => {
+    expect(attributed('As the mayor said, “the bridge is closed until spring.”')).toBe(true);
+    expect(attributed('«Le pont est fermé jusqu’au printemps», selon le maire.')).toBe(true);
+    expect(attributed('「橋は春まで閉鎖される」と市長は述べた。')).toBe(true);
+  });
+
+  it('does not take a reporting verb two sentences away, the writer reporting someone else', () => {
+    expect(attributed('We walked home. “The bridge is closed until spring.” The ferry ran late again that evening, '
+      + 'and we waited for an hour in the rain with the other passengers. The council said the timetable would change.')).toBe(false);
+  });
+
+  it('takes a citation marker, not any number in brackets or a dash before a word', () => {
+    expect(attributed('“The bridge is closed until spring” (Okafor, 2019).')).toBe(true);
+    expect(attributed('“The bridge is closed until spring” [4].')).toBe(true);
+    expect(attributed('The span (built in 1953) was long. “The bridge is closed until spring.” It rained.')).toBe(false);
+    expect(attributed('The vote was 9-1 in favour - the first such vote. “The bridge is closed until spring.”')).toBe(false);
+    expect(attributed('“The bridge is closed until spring.” — Ada Lindqvist')).toBe(true);
   });
 });
 
@@ -54,6 +87,18 @@ describe('checkPlagiarism with attributed quotations', () => {
   it('does not count a quotation whose source the reference list names', async () => {
     const result = await check(`${OWN} “${QUOTED}” ${OWN}\n\nReferences\nLindqvist, A. Harbour history. 2020.`);
     expect(result.result.totalPlagiarismWords).toBe(0);
+  });
+
+  it('reports a quotation without the lead-in words the source shares ("According to X," where it says "according to Y")', async () => {
+    const index = SourceIndex.open();
+    const source = 'Rents in the harbour district rose by a third in two years, according to the port authority, and families moved inland to the valley towns.';
+    index.add({ url: 'https://news.example/rents', title: 'Rents', author: 'Sam Okafor', text: source });
+    const quote = 'Rents in the harbour district rose by a third in two years, according to the port authority';
+    const text = `${OWN} According to Okafor, "${quote}" [2]. ${OWN}`;
+    const result = await checkPlagiarism(text, { index, now: () => new Date(0) });
+    index.close();
+    expect(result.result.totalPlagiarismWords).toBe(0);
+    expect(result.sources[0]?.plagiarismFound.map((p) => p.sequence)).toEqual([quote]);
   });
 
   it('counts the same sentence in quotation marks without an attribution', async () => {
