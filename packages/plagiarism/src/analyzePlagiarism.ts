@@ -10,7 +10,7 @@ import { classifyWords } from './classifyWords.js';
 import { detectLanguage } from './detectLanguage.js';
 import { InvalidArgumentError, TextLengthError, UnsupportedLanguageError } from './errors.js';
 import { isExcluded, parseExcludedSources, hostOf } from './excludedSources.js';
-import { fingerprintsOf } from './fingerprints.js';
+import { fingerprintsOf, queryFingerprintsOf } from './fingerprints.js';
 import { splitAtQuotations } from './splitAtQuotations.js';
 import { keepBestSources } from './keepBestSources.js';
 import { isPlagiarismLanguage } from './languages.js';
@@ -97,7 +97,8 @@ async function gatherSources(text: string, prepared: PreparedCheck, options: Che
   providers.push(...(options.providers ?? []));
   const found = new Map<string, FoundSource>();
   for (const provider of providers) {
-    const sources = await provider.findSources({ text, language, candidates, fingerprints: (fp) => fingerprintsOf(input, fp) });
+    const sources = await provider.findSources({ text, language, candidates, fingerprints: (fp) => fingerprintsOf(input, fp),
+      allFingerprints: (fp) => queryFingerprintsOf(input, fp) });
     for (const source of sources) if (!found.has(source.document.url)) found.set(source.document.url, source);
   }
   return [...found.values()];
@@ -129,7 +130,9 @@ export async function analyzePlagiarism(text: string, options: CheckPlagiarismOp
     const analyzed = analyzeText(source.document.text, language, synonyms);
     return { source, analyzed, words: wordFeatures(analyzed, vocabulary) };
   });
-  const weights = backgroundWeights(readable.map((r) => r.words), vocabulary, options.index?.stemFrequencies() ?? options.background);
+  // The background is the input's topic neighbours: not the sources found only by the k-grams winnowing leaves out.
+  const neighbours = readable.filter((r) => r.source.background !== false).map((r) => r.words);
+  const weights = backgroundWeights(neighbours, vocabulary, options.index?.stemFrequencies() ?? options.background);
   const matches: SourceMatch[] = [];
   for (const { source, analyzed, words: sourceWords } of readable) {
     const names = [source.document.author?.split(/\s+/).pop() ?? '', source.document.title ?? '', hostOf(source.document.url) ?? ''];

@@ -50,3 +50,18 @@ export function stemHashFingerprints(words: Uint32Array, options: FingerprintOpt
   const unique = new Uint32Array(new Set(winnow(grams, options.window)));
   return unique.sort();
 }
+
+/**
+ * The fingerprints a text is looked up with: the hashes of ALL its k-grams of content-word stems, deduplicated and
+ * sorted. A stored document keeps its winnowed fingerprints only; a query made of every k-gram finds each of them
+ * that the input shares, where winnowing the input too finds only the grams both windows happen to select (a
+ * reworded passage keeps few runs of k stems, and their neighbours, which decide the selection, differ).
+ */
+export function queryFingerprintsOf(text: AnalyzedText, options: FingerprintOptions = DEFAULT_FINGERPRINT_OPTIONS): Uint32Array {
+  const words = contentStemHashes(text);
+  const k = Math.min(options.k, words.length);
+  if (k === 0) return new Uint32Array(0);
+  const grams = new Set<number>();
+  for (let i = 0; i + k <= words.length; i++) grams.add(hashGram(words, i, k));
+  return new Uint32Array(grams).sort();
+}

@@ -33,7 +33,7 @@ export { analyzeText } from './analyzeText.js';
 export type { AnalyzedText } from './analyzeText.js';
 export { wordFeatures } from './wordFeatures.js';
 export type { WordFeatures } from './wordFeatures.js';
-export { DEFAULT_FINGERPRINT_OPTIONS, fingerprintScheme, fingerprintsOf } from './fingerprints.js';
+export { DEFAULT_FINGERPRINT_OPTIONS, fingerprintScheme, fingerprintsOf, queryFingerprintsOf } from './fingerprints.js';
 export type { FingerprintOptions } from './fingerprints.js';
 export { winnow } from './winnow.js';
 export { normalizeText, HOMOGLYPHS } from './normalizeText.js';

@@ -9,6 +9,11 @@ export interface SourceQuery {
   language: PlagiarismLanguage;
   /** Winnowed fingerprints of the input, computed with `fingerprintsFor`. */
   fingerprints: (options: SourceIndex['fingerprintOptions']) => Uint32Array;
+  /**
+   * All k-gram fingerprints of the input (`queryFingerprintsOf`), for a second lookup that fills the candidate
+   * slots the winnowed one left free. @default none
+   */
+  allFingerprints?: ((options: SourceIndex['fingerprintOptions']) => Uint32Array) | undefined;
   candidates: Readonly<CandidateOptions>;
 }
 
@@ -19,6 +24,12 @@ export interface FoundSource {
   canAccess?: boolean | undefined;
   /** Which provider found it, reported as the source object's `source`. */
   provider: string;
+  /**
+   * Whether it is one of the input's topic neighbours the rarity background is made of: false for a source found
+   * only by the input's k-grams that winnowing leaves out (a reworded passage's few remaining runs), aligned but
+   * not counted as a neighbour. @default true
+   */
+  background?: boolean | undefined;
 }
 
 /** Where candidate sources come from: the index, a folder or JSONL collection, or a web search service. */
@@ -46,9 +57,23 @@ export class IndexSourceProvider implements SourceProvider {
   private fromIndex(query: SourceQuery): FoundSource[] {
     const fingerprints = query.fingerprints(this.index.fingerprintOptions);
     const found: FoundSource[] = [];
+    const seen = new Set<number>();
     for (const { id } of this.index.candidates(fingerprints, query.candidates)) {
       const stored = this.index.getById(id);
+      seen.add(id);
       if (stored !== undefined) found.push({ document: stored.document, provider: this.id });
+    }
+    const free = query.candidates.maxCandidates - seen.size;
+    if (query.allFingerprints === undefined || free <= 0) return found;
+    // The free slots go to documents sharing any k-gram with the input (the stored fingerprints are winnowed; the
+    // input's winnowing keeps a shared gram only where both windows select it).
+    let added = 0;
+    for (const { id } of this.index.candidates(query.allFingerprints(this.index.fingerprintOptions), query.candidates)) {
+      if (seen.has(id) || added >= free) continue;
+      const stored = this.index.getById(id);
+      if (stored === undefined) continue;
+      found.push({ document: stored.document, provider: this.id, background: false });
+      added++;
     }
     return found;
   }
