@@ -63,7 +63,13 @@ const QUOTE_PAIRS: Readonly<Record<string, string>> = {
 
 const LETTER = /[\p{L}\p{N}]/u;
 
-/** Where the quotation opened at `open` closes: the first of its closing marks after it (not an apostrophe). */
+/** No closing mark before the end of the text (see {@link closingOf}). */
+const UNCLOSED = -2;
+
+/**
+ * Where the quotation opened at `open` closes: the first of its closing marks after it (not an apostrophe); -1 when
+ * a straight quote opens the next quotation first, {@link UNCLOSED} when none follows.
+ */
 function closingOf(text: string, open: number, closers: string): number {
   for (let j = open + 1; j < text.length; j++) {
     if (!closers.includes(text[j]!)) continue;
@@ -73,7 +79,7 @@ function closingOf(text: string, open: number, closers: string): number {
     if ((text[j] === '"' || text[j] === '＂') && LETTER.test(text[j + 1] ?? '')) return -1;
     return j;
   }
-  return -1;
+  return UNCLOSED;
 }
 
 /** Lines of a block quotation: introduced by `>` (e-mail, Markdown) or indented by 4 spaces or a tab. */
@@ -89,10 +95,13 @@ const AMBIGUOUS_OPENERS = new Set(['‘', '”', '›', '»']);
  */
 export function quotedRanges(text: string): [number, number][] {
   const ranges: [number, number][] = [];
+  // Opening marks with no closing mark after them: later ones of the same kind are not searched again (a text of
+  // unpaired “ would otherwise be scanned to its end from each of them).
+  const unclosed = new Set<string>();
   let i = 0;
   while (i < text.length) {
     const ch = text[i]!;
-    const closers = QUOTE_PAIRS[ch];
+    const closers = unclosed.has(ch) ? undefined : QUOTE_PAIRS[ch];
     // A straight quote opens a quotation only before a non-space (a closing one is followed by a space or stop).
     const straight = ch === '"' || ch === '＂';
     if (closers === undefined || (AMBIGUOUS_OPENERS.has(ch) && LETTER.test(text[i - 1] ?? '')) || (straight && /\s|^$/.test(text[i + 1] ?? ''))) {
@@ -101,6 +110,7 @@ export function quotedRanges(text: string): [number, number][] {
     }
     const end = closingOf(text, i, closers);
     if (end < 0) {
+      if (end === UNCLOSED) unclosed.add(ch);
       i++;
       continue;
     }
