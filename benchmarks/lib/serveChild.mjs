@@ -1,5 +1,7 @@
 // The child process of the server benchmarks: a server with an in-memory ledger and one funded account, rate limit
-// off and quiet, listening on loopback; tells the parent its URL and token, and exits when the parent goes.
+// off and quiet, listening on loopback; tells the parent its URL and token, answers its event-loop delay reads
+// (loopDelay.mjs), and exits when the parent goes.
+import { answerLoopDelay } from './loopDelay.mjs';
 
 /** Starts the server; `analysis` is passed to the Engine as is (undefined: the engine's default). */
 export async function serveChild(analysis) {
@@ -12,6 +14,7 @@ export async function serveChild(analysis) {
   const engine = new Engine(analysis === undefined ? { ledger } : { ledger, analysis });
   const server = createApiServer({ engine, rateLimit: false, log: () => undefined });
   const { url } = await listen(server, 0, '127.0.0.1');
+  answerLoopDelay();
   process.send({ url, token });
   process.on('disconnect', () => process.exit(0));
 }

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { readLoopDelay } from '../lib/loopDelay.mjs';
 import { serveChild } from '../lib/serveChild.mjs';
 
 const arg = (name, fallback) => {
@@ -29,20 +30,22 @@ function stall(url, head) {
   return socket;
 }
 
-/** A tools/list body of 600,000 members in its params (about 6.8 MB). */
-function wideToolsList() {
-  const params = Array.from({ length: 600_000 }, (_, i) => `"k${i}":0`).join(',');
+/** A tools/list body of `members` members in its params: 600,000 make about 6.8 MB, 90,000 just under 1 MiB. */
+function wideToolsList(members) {
+  const params = Array.from({ length: members }, (_, i) => `"k${i}":0`).join(',');
   return `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{${params}}}`;
 }
 
 /**
  * The attacker, for `seconds`: `slow-mcp` keeps 300 unauthenticated /mcp/v1 connections open that never finish
  * their body (reopening the ones the server closes); `slow-rest` does the same on POST /v2/text-compare without a
- * token; `wide-mcp` sends 20 unauthenticated 6.8 MB tools/list bodies at a time, over and over.
+ * token; `wide-mcp` sends 20 unauthenticated 6.8 MB tools/list bodies at a time, over and over; `wide-mcp-1m` the
+ * same with bodies of 90,000 members, just under the 1 MiB an unauthenticated body may have.
  */
 async function attack(kind, url, seconds) {
   const end = Date.now() + seconds * 1000;
   const host = new URL(url).host;
+  const answered = {};
   if (kind === 'slow-mcp' || kind === 'slow-rest') {
     const head = kind === 'slow-mcp'
       ? `POST /mcp/v1 HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nAccept: application/json\r\n`
@@ -62,16 +65,41 @@ async function attack(kind, url, seconds) {
     await new Promise((resolve) => setTimeout(resolve, end - Date.now()));
     for (const socket of open) socket.destroy();
   } else {
-    const body = wideToolsList();
+    const body = Buffer.from(wideToolsList(kind === 'wide-mcp' ? 600_000 : 90_000));
     const send = async () => {
       while (Date.now() < end) {
-        await fetch(`${url}/mcp/v1`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body })
-          .then((r) => r.arrayBuffer()).catch(() => undefined);
+        const status = await postRaw(url, body);
+        answered[status] = (answered[status] ?? 0) + 1;
       }
     };
     await Promise.all(Array.from({ length: 20 }, send));
   }
+  process.send({ answered });
   process.exit(0);
+}
+
+/**
+ * POSTs `body` to /mcp/v1 without a token on a connection of its own, written from a prepared buffer (the attacker
+ * spends next to no CPU of its own, unlike `fetch`); resolves with the answer's status, or 'closed' when the
+ * connection closed without one.
+ */
+function postRaw(url, body) {
+  const { hostname, port, host } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    let status = 'closed';
+    socket.on('error', () => undefined);
+    socket.once('connect', () => {
+      socket.write(`POST /mcp/v1 HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nAccept: application/json\r\n` +
+        `Connection: close\r\nContent-Length: ${body.length}\r\n\r\n`);
+      socket.write(body);
+    });
+    socket.once('data', (chunk) => {
+      status = /^HTTP\/1\.1 (\d+)/.exec(chunk.toString('latin1'))?.[1] ?? 'garbled';
+      socket.destroy();
+    });
+    socket.once('close', () => resolve(status));
+  });
 }
 
 function quantile(sorted, q) {
@@ -131,31 +159,43 @@ async function measure() {
   const rows = [];
   try {
     await probe(target, 1); // warm-up
-    for (const phase of ['quiet', 'slow-mcp', 'slow-rest', 'wide-mcp']) {
+    for (const phase of (process.env.PHASES?.split(',') ?? ['quiet', 'slow-mcp', 'slow-rest', 'wide-mcp', 'wide-mcp-1m'])) {
       const attacker = phase === 'quiet' ? undefined
         : fork(fileURLToPath(import.meta.url), ['--attack', phase, target.url, String(seconds + 1)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      const answered = attacker ? new Promise((resolve) => attacker.once('message', (m) => resolve(m.answered))) : {};
       if (attacker) await new Promise((resolve) => setTimeout(resolve, 1000)); // the attack is under way
       const load = loadavg()[0];
+      await readLoopDelay(server);
       const result = await probe(target, seconds);
+      const loop = await readLoopDelay(server);
       if (attacker) await new Promise((resolve) => attacker.once('exit', resolve));
-      rows.push({ phase, load, ...result, peak: peakMiB(server.pid) });
+      rows.push({ phase, load, ...result, loop, attacks: await answered, peak: peakMiB(server.pid) });
     }
   } finally {
     server.disconnect();
   }
   console.log(`createApiServer defaults, GET /health every 10 ms and an authenticated POST /v2/text-compare every 100 ms ` +
-    `for ${seconds} s per phase; Node ${process.version}, ${availableParallelism()} cores`);
-  console.log('phase'.padEnd(10), 'load'.padStart(5), 'health p50'.padStart(11), 'p99'.padStart(8), 'max'.padStart(8), 'n'.padStart(5),
-    'auth p50'.padStart(9), 'p99'.padStart(8), 'max'.padStart(8), 'statuses'.padStart(10), 'peak RSS'.padStart(10));
+    `for ${seconds} s per phase; Node ${process.version}, ${availableParallelism()} cores; load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log('(loop: the server\'s event-loop delay p99 / max in ms; own: the part of it the main thread spent running, p99 / max; ' +
+    'wait: the share of the phase its main thread waited for a core; cpu: the server\'s CPU use in cores)');
+  console.log('phase'.padEnd(12), 'load'.padStart(5), 'health p50'.padStart(11), 'p99'.padStart(8), 'max'.padStart(8), 'n'.padStart(5),
+    'auth p50'.padStart(9), 'p99'.padStart(8), 'max'.padStart(8), 'loop p99'.padStart(9), 'max'.padStart(8), 'own p99'.padStart(8), 'max'.padStart(8), 'wait'.padStart(5), 'cpu'.padStart(5),
+    'statuses'.padStart(12), 'peak RSS'.padStart(10));
   for (const r of rows) {
     const ms = (v) => `${v.toFixed(1)}`.padStart(8);
-    console.log(r.phase.padEnd(10), r.load.toFixed(1).padStart(5), ms(quantile(r.health, 0.5)).padStart(11), ms(quantile(r.health, 0.99)),
+    console.log(r.phase.padEnd(12), r.load.toFixed(1).padStart(5), ms(quantile(r.health, 0.5)).padStart(11), ms(quantile(r.health, 0.99)),
       ms(r.health.at(-1)), String(r.health.length).padStart(5), ms(quantile(r.calls, 0.5)).padStart(9), ms(quantile(r.calls, 0.99)),
-      ms(r.calls.at(-1)), JSON.stringify(r.statuses).padStart(10), `${r.peak.toFixed(0)} MiB`.padStart(10));
+      ms(r.calls.at(-1)), ms(r.loop.p99).padStart(9), ms(r.loop.max), ms(r.loop.ownP99), ms(r.loop.ownMax),
+      r.loop.waitShare.toFixed(2).padStart(5), r.loop.cpuShare.toFixed(2).padStart(5),
+      JSON.stringify(r.statuses).padStart(12), `${r.peak.toFixed(0)} MiB`.padStart(10));
+  }
+  for (const r of rows) {
+    const answers = Object.entries(r.attacks).map(([status, n]) => `${n} x ${status}`).join(', ');
+    if (answers) console.log(`${r.phase}: the attacker's requests, answered over ${seconds + 1} s: ${answers}`);
   }
   const quiet = rows[0];
   for (const r of rows.slice(1)) {
     console.log(`${r.phase} / quiet: health p99 x${(quantile(r.health, 0.99) / quantile(quiet.health, 0.99)).toFixed(2)}, ` +
-      `authenticated p99 x${(quantile(r.calls, 0.99) / quantile(quiet.calls, 0.99)).toFixed(2)}`);
+      `authenticated p99 x${(quantile(r.calls, 0.99) / quantile(quiet.calls, 0.99)).toFixed(2)}, loop p99 x${(r.loop.p99 / quiet.loop.p99).toFixed(2)}, own p99 ${r.loop.ownP99.toFixed(1)} ms against ${quiet.loop.ownP99.toFixed(1)} ms`);
   }
 }

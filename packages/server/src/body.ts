@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '@content-analysis/engine';
+import type { ByteRate } from './byteRate.js';
 
 /** Bytes of an over-long body the server still reads (and discards) so the client can read its 400. */
 const DRAIN_LIMIT = 64 * 1024 * 1024;
@@ -83,7 +84,7 @@ function watchDeadlines(deadlines: BodyDeadlines, onExpiry: (reason: string) => 
  * connection closed: an answer sent before that races the client's upload (the server closes a connection whose
  * request it did not read to the end, and the client still writing sees a reset instead of the 400).
  */
-export function drain(req: IncomingMessage, deadlines: BodyDeadlines): Promise<void> {
+export function drain(req: IncomingMessage, deadlines: BodyDeadlines, rate?: ByteRate): Promise<void> {
   return new Promise((resolve) => {
     if (req.readableEnded || req.destroyed) {
       resolve();
@@ -91,12 +92,15 @@ export function drain(req: IncomingMessage, deadlines: BodyDeadlines): Promise<v
     }
     const watch = watchDeadlines(deadlines, () => req.destroy());
     let seen = 0;
+    let draining = true;
     req.on('data', (chunk: Buffer) => {
       watch.progress();
       seen += chunk.length;
       if (seen > DRAIN_LIMIT) req.destroy();
+      else rate?.meter(req, chunk.length, () => draining);
     });
     const done = () => {
+      draining = false;
       watch.stop();
       resolve();
     };
@@ -106,37 +110,62 @@ export function drain(req: IncomingMessage, deadlines: BodyDeadlines): Promise<v
   });
 }
 
+/** What {@link readBody} does besides reading. */
+export interface ReadBodyOptions {
+  /**
+   * Looks at each chunk as it arrives and returns why the body is refused (a description), or undefined: the body
+   * is then refused at once (BAD_REQUEST with that description, once the rest is drained) instead of being read on.
+   */
+  inspect?: (chunk: Buffer) => string | undefined;
+  /** The budget the bytes of this body count against (a caller not authenticated): over it, reading pauses. */
+  meter?: ByteRate;
+  /** The budget the discarded rest of a refused body counts against (see {@link drain}). */
+  discard?: ByteRate;
+}
+
 /**
- * Reads a request body of at most `limit` bytes within `deadlines`. Throws BAD_REQUEST past the limit, after
- * draining the rest (see `drain`), and {@link BodyTimeoutError} when the body stalls or takes too long. Reads by
- * events, not by async iteration: leaving an async iterator early destroys the stream.
+ * Reads a request body of at most `limit` bytes within `deadlines`. Throws BAD_REQUEST past the limit or when
+ * `options.inspect` refuses a chunk, after draining the rest (see `drain`), and {@link BodyTimeoutError} when the
+ * body stalls or takes too long. Reads by events, not by async iteration: leaving an async iterator early destroys
+ * the stream.
  */
-export async function readBody(req: IncomingMessage, limit: number, deadlines: BodyDeadlines): Promise<Buffer> {
+export async function readBody(req: IncomingMessage, limit: number, deadlines: BodyDeadlines, options: ReadBodyOptions = {}): Promise<Buffer> {
+  const { inspect, meter, discard } = options;
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
-    await drain(req, deadlines);
+    await drain(req, deadlines, discard);
     throw tooLarge(limit);
   }
-  const body = await new Promise<Buffer | undefined>((resolve, reject) => {
+  const read = await new Promise<Buffer | ApiError>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let reading = true;
     const watch = watchDeadlines(deadlines, (reason) => {
       detach();
       chunks.length = 0;
       req.pause();
       reject(new BodyTimeoutError(`The request body was not received in time: ${reason}.`));
     });
-    const onData = (chunk: Buffer): void => {
-      watch.progress();
-      size += chunk.length;
-      if (size <= limit) {
-        chunks.push(chunk);
-        return;
-      }
+    const refuse = (error: ApiError): void => {
       watch.stop();
       detach();
       chunks.length = 0;
-      void drain(req, deadlines).then(() => resolve(undefined));
+      void drain(req, deadlines, discard).then(() => resolve(error));
+    };
+    const onData = (chunk: Buffer): void => {
+      watch.progress();
+      size += chunk.length;
+      if (size > limit) {
+        refuse(tooLarge(limit));
+        return;
+      }
+      const problem = inspect?.(chunk);
+      if (problem !== undefined) {
+        refuse(new ApiError('BAD_REQUEST', problem));
+        return;
+      }
+      chunks.push(chunk);
+      meter?.meter(req, chunk.length, () => reading);
     };
     const onEnd = (): void => {
       watch.stop();
@@ -151,6 +180,7 @@ export async function readBody(req: IncomingMessage, limit: number, deadlines: B
       if (!req.readableEnded) reject(new ApiError('BAD_REQUEST', 'The request body ended before it was complete.'));
     };
     const detach = (): void => {
+      reading = false;
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
@@ -161,8 +191,8 @@ export async function readBody(req: IncomingMessage, limit: number, deadlines: B
     req.once('error', onError);
     req.once('close', onClose);
   });
-  if (body === undefined) throw tooLarge(limit);
-  return body;
+  if (read instanceof ApiError) throw read;
+  return read;
 }
 
 /**

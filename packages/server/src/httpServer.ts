@@ -5,6 +5,7 @@ import type { Engine } from '@content-analysis/engine';
 import { bearerToken, clientKey } from './auth.js';
 import { BodyTimeoutError, closeAfterAnswer, drain, isJsonContentType, parseJson, readBody } from './body.js';
 import type { BodyDeadlines } from './body.js';
+import { ByteRate } from './byteRate.js';
 import { Capacity } from './capacity.js';
 import { ServerConfigError } from './errors.js';
 import type { JsonLog } from './jsonLog.js';
@@ -81,6 +82,14 @@ export interface ApiServerOptions {
    * @default 32
    */
   maxUnauthenticatedToolReads?: number;
+  /**
+   * Bytes per second the node reads, all requests together, of bodies nobody pays for: those of tool server callers
+   * without a valid `Authorization` header, and those of requests refused before their caller was authenticated
+   * (read and discarded so that the client reads its error). Over it such reads pause until the budget refills (up
+   * to 4 MiB at once after a quiet spell); an authenticated caller's body is never held back.
+   * @default 16 MiB
+   */
+  unauthenticatedBytesPerSecond?: number;
   /** Where unexpected failures are reported; the message names the request's `x-request-id`. @default standard error */
   log?: (message: string, error: unknown) => void;
   /**
@@ -130,6 +139,9 @@ export function createApiServer(options: ApiServerOptions): Server {
   const headersTimeoutMs = positiveInteger('headersTimeoutMs', options.headersTimeoutMs ?? 10_000);
   const unauthenticatedReads = new Capacity(positiveInteger('maxUnauthenticatedToolReads', options.maxUnauthenticatedToolReads ?? 32));
   const maxUnauthenticatedToolBodyBytes = positiveInteger('maxUnauthenticatedToolBodyBytes', options.maxUnauthenticatedToolBodyBytes ?? 1024 * 1024);
+  const unpaidBytesPerSecond = positiveInteger('unauthenticatedBytesPerSecond', options.unauthenticatedBytesPerSecond ?? 16 * 1024 * 1024);
+  const unpaidBytes = new ByteRate(unpaidBytesPerSecond, Math.min(unpaidBytesPerSecond, 4 * 1024 * 1024));
+  const discard = (req: IncomingMessage) => drain(req, deadlines, unpaidBytes);
   let openApi: Record<string, unknown> | undefined;
   const metrics = options.metrics === false ? undefined : options.metrics ?? new ServerMetrics();
   const routeOf = (path: string) => (FIXED_ROUTES.has(path) || engine.features.byRoute(path) ? path : 'unmatched');
@@ -137,7 +149,7 @@ export function createApiServer(options: ApiServerOptions): Server {
   async function handle(req: IncomingMessage, res: ServerResponse, path: string, log: typeof serverLog, requestId: string, charged: { credits: number }): Promise<void> {
     if (path === TOOL_SERVER_PATH && options.toolServer !== false) {
       await handleToolServer(req, res, {
-        engine, limiter, version, log, deadlines, analysing, unauthenticatedReads,
+        engine, limiter, version, log, deadlines, analysing, unauthenticatedReads, unpaidBytes,
         maxBodyBytes: options.maxToolBodyBytes ?? 8 * 1024 * 1024,
         maxUnauthenticatedBodyBytes: maxUnauthenticatedToolBodyBytes,
       });
@@ -156,7 +168,7 @@ export function createApiServer(options: ApiServerOptions): Server {
       return;
     }
     if (req.method === 'GET' && path === '/metrics' && metrics) {
-      void drain(req, deadlines);
+      void discard(req);
       if (options.metricsToken !== undefined && bearerToken(req) !== options.metricsToken) {
         sendJson(res, 401, { status: 401, error: 'UNAUTHORIZED', description: '/metrics needs the metrics token as a bearer token.' });
         return;
@@ -168,16 +180,18 @@ export function createApiServer(options: ApiServerOptions): Server {
     }
     const feature = engine.features.byRoute(path);
     if (!feature) {
-      void drain(req, deadlines);
+      void discard(req);
       sendJson(res, 404, { status: 404, error: 'NOT_FOUND', description: `No endpoint at ${path}` });
       return;
     }
     const style = feature.errorStyle;
     if (req.method !== 'POST') {
-      void drain(req, deadlines);
+      void discard(req);
       sendJson(res, 405, { status: 405, error: 'METHOD_NOT_ALLOWED', description: `${path} accepts POST only` }, { allow: 'POST' });
       return;
     }
+    // The body of a request refused before its caller was authenticated is discarded within the unpaid bytes' budget.
+    let authenticated = false;
     try {
       // Everything that can refuse a request on its headers alone does so before a byte of the body is read.
       const token = bearerToken(req);
@@ -189,6 +203,7 @@ export function createApiServer(options: ApiServerOptions): Server {
         throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `The request content type must be application/json, not ${req.headers['content-type'] ?? 'missing'}.`);
       }
       const accountId = await engine.authenticate(token);
+      authenticated = true;
       const body = parseJson(await readBody(req, feature.maxBodyBytes ?? maxBodyBytes, deadlines));
       const release = analysing.take();
       res.once('close', release);
@@ -212,7 +227,7 @@ export function createApiServer(options: ApiServerOptions): Server {
       } });
     } catch (error) {
       if (error instanceof BodyTimeoutError) closeAfterAnswer(req, res);
-      else if (!req.complete) void drain(req, deadlines);
+      else if (!req.complete) void drain(req, deadlines, authenticated ? undefined : unpaidBytes);
       sendError(res, error, style, log);
     }
   }
@@ -241,7 +256,7 @@ export function createApiServer(options: ApiServerOptions): Server {
     // HEAD is GET without the body (node's response drops it): load balancers probe with either. It needs no
     // place among the requests analysed, so a full node still says it is alive.
     if ((req.method === 'GET' || req.method === 'HEAD') && path === '/health') {
-      void drain(req, deadlines);
+      void discard(req);
       sendJson(res, 200, { status: 'ok', features: engine.features.list().map((f) => f.id) });
       return;
     }

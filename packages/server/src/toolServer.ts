@@ -9,9 +9,10 @@ import type { Engine, ExecuteOutcome, Feature } from '@content-analysis/engine';
 import { bearerToken, clientKey } from './auth.js';
 import { BodyTimeoutError, closeAfterAnswer, drain, isJsonContentType, readBody } from './body.js';
 import type { BodyDeadlines } from './body.js';
+import type { ByteRate } from './byteRate.js';
 import type { Capacity } from './capacity.js';
 import { ToolParamsError } from './errors.js';
-import { jsonShapeProblem } from './jsonShape.js';
+import { JsonShapeScanner } from './jsonShape.js';
 import type { RateLimiter } from './rateLimiter.js';
 
 export interface ToolServerContext {
@@ -27,6 +28,8 @@ export interface ToolServerContext {
   analysing: Capacity;
   /** The places of the bodies read at once before their caller is authenticated. */
   unauthenticatedReads: Capacity;
+  /** The bytes per second read of bodies without a valid `Authorization` header, all requests together. */
+  unpaidBytes?: ByteRate;
   version: string;
   log: (message: string, error: unknown) => void;
 }
@@ -262,9 +265,9 @@ function mcpServer(context: ToolServerContext, scope: CallScope): Server {
 }
 
 /** Answers a request refused before its body was read, and discards the body within the deadlines. */
-function refuseUnread(req: IncomingMessage, res: ServerResponse, deadlines: BodyDeadlines, status: number, message: string,
+function refuseUnread(req: IncomingMessage, res: ServerResponse, context: ToolServerContext, status: number, message: string,
   headers: Record<string, string> = {}): void {
-  void drain(req, deadlines);
+  void drain(req, context.deadlines, context.unpaidBytes);
   jsonRpcError(res, status, -32000, message, null, headers);
 }
 
@@ -281,17 +284,17 @@ export async function handleToolServer(req: IncomingMessage, res: ServerResponse
   const { deadlines } = context;
   if (req.method !== 'POST') {
     res.setHeader('allow', 'POST');
-    refuseUnread(req, res, deadlines, 405, 'Method not allowed: the tool server is stateless and answers POST only.');
+    refuseUnread(req, res, context, 405, 'Method not allowed: the tool server is stateless and answers POST only.');
     return;
   }
   if (!isJsonContentType(req.headers['content-type'])) {
-    refuseUnread(req, res, deadlines, 415, 'Unsupported Media Type: Content-Type must be application/json');
+    refuseUnread(req, res, context, 415, 'Unsupported Media Type: Content-Type must be application/json');
     return;
   }
   const headerToken = bearerToken(req);
   const decision = await context.limiter?.take(clientKey(req, headerToken));
   if (decision && !decision.allowed) {
-    refuseUnread(req, res, deadlines, 429, 'Too many requests: the rate limit is exceeded.', { 'retry-after': String(decision.retryAfterSeconds) });
+    refuseUnread(req, res, context, 429, 'Too many requests: the rate limit is exceeded.', { 'retry-after': String(decision.retryAfterSeconds) });
     return;
   }
   const headerAccountId = headerToken === undefined ? undefined : await context.engine.authenticate(headerToken).catch(() => undefined);
@@ -300,19 +303,24 @@ export async function handleToolServer(req: IncomingMessage, res: ServerResponse
   if (!authenticated) {
     releaseRead = context.unauthenticatedReads.tryTake();
     if (!releaseRead) {
-      refuseUnread(req, res, deadlines, 503, 'Service unavailable: too many requests without a valid Authorization header; retry shortly.', { 'retry-after': '1' });
+      refuseUnread(req, res, context, 503, 'Service unavailable: too many requests without a valid Authorization header; retry shortly.', { 'retry-after': '1' });
       return;
     }
   }
   let message: unknown;
   try {
+    // The shape is checked chunk by chunk as the body arrives: a body too wide or too deep is refused as soon as it
+    // crosses the bound, and one that is not needs no pass of its own before JSON.parse.
+    const shape = new JsonShapeScanner(JSON_SHAPE_LIMITS);
+    const inspect = (chunk: Buffer) => {
+      const problem = shape.scan(chunk);
+      return problem === undefined ? undefined : `The request body ${problem}.`;
+    };
     const bytes = authenticated
-      ? await readBody(req, context.maxBodyBytes, deadlines)
-      : await readBody(req, context.maxUnauthenticatedBodyBytes, { idleMs: deadlines.idleMs, totalMs: Math.min(deadlines.totalMs, UNAUTHENTICATED_BODY_MS) });
-    const text = bytes.toString('utf8');
-    const shape = jsonShapeProblem(text, JSON_SHAPE_LIMITS);
-    if (shape !== undefined) throw new ApiError('BAD_REQUEST', `The request body ${shape}.`);
-    message = JSON.parse(text);
+      ? await readBody(req, context.maxBodyBytes, deadlines, { inspect })
+      : await readBody(req, context.maxUnauthenticatedBodyBytes, { idleMs: deadlines.idleMs, totalMs: Math.min(deadlines.totalMs, UNAUTHENTICATED_BODY_MS) },
+        { inspect, meter: context.unpaidBytes, discard: context.unpaidBytes });
+    message = JSON.parse(bytes.toString('utf8'));
   } catch (error) {
     if (error instanceof BodyTimeoutError) closeAfterAnswer(req, res);
     if (error instanceof ApiError) {

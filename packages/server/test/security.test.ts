@@ -218,6 +218,33 @@ describe('tool server bodies before authentication', () => {
     expect(((await response.json()) as any).error.message).toBe('Invalid Request: The request body nests deeper than 64 levels.');
   });
 
+  it('holds unauthenticated bodies to the shared byte budget, while an authenticated call is answered at once', async () => {
+    const h = await harness({ unauthenticatedBytesPerSecond: 256 * 1024 });
+    // Three valid 400 KB tools/list bodies without a token: 1.2 MB at 256 KiB/s (256 KiB at once) take over 3.5 s.
+    const padded = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { cursor: 'x'.repeat(400_000) } });
+    const finished: string[] = [];
+    const started = performance.now();
+    const unauthenticated = Array.from({ length: 3 }, () =>
+      fetch(`${h.url}/mcp/v1`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: padded })
+        .then(async (response) => {
+          finished.push('unauthenticated');
+          return { status: response.status, tools: ((await response.json()) as any).result?.tools?.length, ms: performance.now() - started };
+        }));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const call = await fetch(`${h.url}/mcp/v1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${h.token}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'text-compare', arguments: COMPARE } }),
+    });
+    finished.push('authenticated');
+    expect(call.status).toBe(200);
+    expect(((await call.json()) as any).result.isError).toBeUndefined();
+    const listed = await Promise.all(unauthenticated);
+    expect(finished).toEqual(['authenticated', 'unauthenticated', 'unauthenticated', 'unauthenticated']);
+    for (const l of listed) expect(l).toMatchObject({ status: 200, tools: 2 });
+    expect(Math.max(...listed.map((l) => l.ms))).toBeGreaterThan(3000);
+  }, 20_000);
+
   it('still lists the tools without a token, and calls one with an apiKey argument', async () => {
     const h = await harness();
     const rpc = (body: unknown) => fetch(`${h.url}/mcp/v1`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
