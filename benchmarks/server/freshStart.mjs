@@ -7,10 +7,11 @@
 // Usage: node scripts/setup.mjs && node benchmarks/server/freshStart.mjs [--requests 50] [--chars 10000] [--seconds 5]
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { readLoopDelay } from '../lib/loopDelay.mjs';
 import { proseOf } from '../lib/prose.mjs';
 
 const arg = (name, fallback) => {
@@ -18,6 +19,11 @@ const arg = (name, fallback) => {
   const value = at === -1 ? fallback : Number(process.argv[at + 1]);
   if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`Expected positive integer for --${name} but received ${process.argv[at + 1]}`);
   return value;
+};
+/** A string option: `--name value`, or the fallback. */
+const option = (name, fallback) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at === -1 ? fallback : process.argv[at + 1];
 };
 const requests = arg('requests', 50);
 const chars = arg('chars', 10_000);
@@ -41,8 +47,11 @@ async function measure(warm, text) {
   for (let i = 0; i < requests; i++) tokens.push((await ledger.createToken('bench')).token);
   await ledger.close();
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db, '--index', join(dir, 'sources.sqlite'), ...(warm ? [] : ['--no-warm'])],
-    { stdio: ['ignore', 'pipe', 'ignore'] });
+  // --node-args '--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the server (its profile is written when it stops).
+  const nodeArgs = option('node-args', '').split(' ').filter(Boolean);
+  const preload = fileURLToPath(new URL('../lib/loopDelayPreload.mjs', import.meta.url));
+  const child = spawn(process.execPath, [...nodeArgs, '--import', preload, BIN, 'serve', '--port', '0', '--db', db, '--index', join(dir, 'sources.sqlite'), ...(warm ? [] : ['--no-warm'])],
+    { stdio: ['ignore', 'pipe', 'ignore', 'ipc'] });
   try {
     let url;
     for await (const line of createInterface({ input: child.stdout })) {
@@ -54,6 +63,10 @@ async function measure(warm, text) {
     const post = (token) => fetch(`${url}/v2/ai-content-detection`, {
       method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ text }),
     }).then(async (r) => { await r.arrayBuffer(); return r.status; });
+    // A first scrape starts the window of the event-loop delay that /metrics reports (prom-client resets it at each).
+    await (await fetch(`${url}/metrics`)).text();
+    await readLoopDelay(child);
+    const machineLoad = loadavg()[0];
     const loadStart = performance.now();
     const statuses = [];
     let rounds = 0;
@@ -78,13 +91,17 @@ async function measure(warm, text) {
     }
     await load;
     const loadSeconds = (performance.now() - loadStart) / 1000;
+    const loop = await readLoopDelay(child);
     const endScrape = await (await fetch(`${url}/metrics`)).text();
+    // The server's event-loop delay over each half of the run, as /metrics reports it (ms).
+    const lag = (text, stat) => 1000 * Number(new RegExp(`^content_analysis_nodejs_eventloop_lag_${stat}_seconds (\\S+)$`, 'm').exec(text ?? '')?.[1] ?? NaN);
     const answered = (text) => Number(/content_analysis_http_requests_total\{route="\/v2\/ai-content-detection",method="POST",status="200"\} (\d+)/.exec(text ?? '')?.[1] ?? 0);
     health.sort((a, b) => a - b);
     return {
       mode: warm ? 'warm' : 'no-warm', startMs, samples: health.length, p50: quantile(health, 0.5), p99: quantile(health, 0.99),
       max: health.at(-1), rounds, ok: statuses.filter((s) => s === 200).length,
       other: statuses.filter((s) => s !== 200).length, loadSeconds, midCount: answered(midScrape), endCount: answered(endScrape),
+      metricsP99: Math.max(lag(midScrape, 'p99'), lag(endScrape, 'p99')), loop, machineLoad,
     };
   } finally {
     child.kill('SIGTERM');
@@ -96,14 +113,29 @@ async function measure(warm, text) {
 const text = proseOf(chars);
 console.log(`fresh serve: rounds of ${requests} concurrent ${chars}-character AI-text requests for ${seconds} s from the moment it listens; GET /health every 10 ms`);
 const results = [];
-for (const warm of [true, false]) results.push(await measure(warm, text));
-console.log('mode'.padEnd(8), 'start s'.padStart(8), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'max ms'.padStart(8), 'polls'.padStart(6),
+// --modes warm or --modes no-warm runs one mode only.
+const modes = option('modes', 'warm,no-warm').split(',');
+for (const warm of [true, false]) if (modes.includes(warm ? 'warm' : 'no-warm')) results.push(await measure(warm, text));
+console.log('(/health p50 / p99 / max in ms; loop: the server\'s event-loop delay p99 / max in ms; own: the part of it its main thread ' +
+  'spent running, p99 / max; /metrics p99: the delay p99 /metrics reports, the worse of the two halves; wait: the share of the run its main ' +
+  'thread waited for a core; cpu: the server\'s CPU use in cores; load: the machine\'s load average at the start)');
+console.log('mode'.padEnd(8), 'load'.padStart(5), 'start s'.padStart(8), 'p50'.padStart(7), 'p99'.padStart(7), 'max'.padStart(7), 'polls'.padStart(6),
+  'loop p99'.padStart(9), 'max'.padStart(7), 'own p99'.padStart(8), 'max'.padStart(7), '/metrics p99'.padStart(13), 'wait'.padStart(5), 'cpu'.padStart(5),
   'rounds'.padStart(7), '200s'.padStart(5), 'other'.padStart(6), '/metrics mid'.padStart(13), 'end'.padStart(5));
 for (const r of results) {
-  console.log(r.mode.padEnd(8), (r.startMs / 1000).toFixed(1).padStart(8), r.p50.toFixed(1).padStart(8), r.p99.toFixed(1).padStart(8),
-    r.max.toFixed(1).padStart(8), String(r.samples).padStart(6), String(r.rounds).padStart(7), String(r.ok).padStart(5),
+  console.log(r.mode.padEnd(8), r.machineLoad.toFixed(1).padStart(5), (r.startMs / 1000).toFixed(1).padStart(8), r.p50.toFixed(1).padStart(7), r.p99.toFixed(1).padStart(7),
+    r.max.toFixed(1).padStart(7), String(r.samples).padStart(6), r.loop.p99.toFixed(1).padStart(9), r.loop.max.toFixed(1).padStart(7),
+    r.loop.ownP99.toFixed(1).padStart(8), r.loop.ownMax.toFixed(1).padStart(7), r.metricsP99.toFixed(1).padStart(13),
+    r.loop.waitShare.toFixed(2).padStart(5), r.loop.cpuShare.toFixed(2).padStart(5), String(r.rounds).padStart(7), String(r.ok).padStart(5),
     String(r.other).padStart(6), String(r.midCount).padStart(13), String(r.endCount).padStart(5));
 }
+console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 const [warm, cold] = results;
-console.log(`warm / no-warm: /health p99 x${(warm.p99 / cold.p99).toFixed(3)}, max x${(warm.max / cold.max).toFixed(3)}; ` +
-  `/health p99 < 50 ms with the warm start: ${warm.p99 < 50 ? 'yes' : 'NO'}`);
+if (warm && cold && warm.mode === 'warm') {
+  console.log(`warm / no-warm: /health p99 x${(warm.p99 / cold.p99).toFixed(3)}, max x${(warm.max / cold.max).toFixed(3)}, ` +
+    `loop p99 x${(warm.loop.p99 / cold.loop.p99).toFixed(3)}, own p99 x${(warm.loop.ownP99 / cold.loop.ownP99).toFixed(3)}`);
+}
+for (const r of results) {
+  console.log(`${r.mode}: /health p99 < 50 ms: ${r.p99 < 50 ? 'yes' : 'NO'}; event-loop delay p99 < 50 ms: ${r.loop.p99 < 50 ? 'yes' : 'NO'}; ` +
+    `its own part < 50 ms: ${r.loop.ownP99 < 50 ? 'yes' : 'NO'}`);
+}

@@ -121,7 +121,7 @@ export class SqliteLedger implements Ledger {
     this.#open();
     assertNonNegativeInteger('amount', amount);
     assertOptionalString('memo', memo);
-    return translateBusy(() => this.#tx.charge.immediate(accountId, amount, memo ?? null));
+    return this.#groupCommit(() => this.#tx.charge(accountId, amount, memo ?? null));
   }
 
   /**
@@ -163,7 +163,7 @@ export class SqliteLedger implements Ledger {
 
   async refund(chargeId: string): Promise<number> {
     this.#open();
-    return translateBusy(() => this.#tx.refund.immediate(chargeId));
+    return this.#groupCommit(() => this.#tx.refund(chargeId));
   }
 
   async topUp(accountId: string, amount: number, memo?: string): Promise<number> {
@@ -218,8 +218,55 @@ export class SqliteLedger implements Ledger {
 
   async close(): Promise<void> {
     if (this.#closed) return;
+    this.#commitQueued();
     this.#closed = true;
     this.#db.close();
+  }
+
+  /** Charges and refunds queued in this turn of the event loop, committed together at its end. */
+  #queued: Array<{ write: () => unknown; resolve: (value: any) => void; reject: (error: unknown) => void }> = [];
+
+  /**
+   * Group commit: the charges and refunds asked for in one turn of the event loop (fifty requests arriving at once)
+   * are written in one `BEGIN IMMEDIATE` transaction at its end, each in a savepoint of its own, in the order they
+   * were asked for, and the log is synced once for all of them rather than once each, so the node's thread is not
+   * held for fifty syncs in a row. Each write is as atomic as alone (one that fails is rolled back alone), and each
+   * promise resolves only once the transaction that holds it has committed.
+   */
+  #groupCommit<T>(write: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#queued.push({ write, resolve, reject });
+      if (this.#queued.length === 1) setImmediate(() => this.#commitQueued());
+    });
+  }
+
+  #commitQueued(): void {
+    const queued = this.#queued.splice(0);
+    if (queued.length === 0) return;
+    if (this.#closed) {
+      for (const q of queued) q.reject(new LedgerClosedError());
+      return;
+    }
+    const outcomes: Array<{ value: unknown } | { error: unknown }> = [];
+    try {
+      translateBusy(() => this.#tx.batch.immediate(() => {
+        for (const q of queued) {
+          try {
+            outcomes.push({ value: q.write() });
+          } catch (error) {
+            outcomes.push({ error });
+          }
+        }
+      }));
+    } catch (error) {
+      for (const q of queued) q.reject(error);
+      return;
+    }
+    queued.forEach((q, i) => {
+      const outcome = outcomes[i]!;
+      if ('error' in outcome) q.reject(outcome.error);
+      else q.resolve(outcome.value);
+    });
   }
 
   #open(): void {
@@ -310,6 +357,8 @@ function transactions(db: SqliteDatabase, sql: Statements) {
       requireBalance(accountId);
       sql.insertToken.run(tokenId, accountId, hash, label, new Date().toISOString());
     }),
+    /** Runs writes of the ledger's own (each a transaction: a savepoint inside this one) as one transaction. */
+    batch: db.transaction((writes: () => void): void => writes()),
     history: db.transaction((accountId: string, limit: number): LedgerEntry[] => {
       requireBalance(accountId);
       return (sql.selectHistory.all(accountId, limit) as EntryRow[]).map(toEntry);

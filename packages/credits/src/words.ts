@@ -115,6 +115,12 @@ function isSpaceCode(code: number): boolean {
  */
 export function wordSpans(text: string): Uint32Array {
   const out: number[] = [];
+  collectWordSpans(text, out);
+  return Uint32Array.from(out);
+}
+
+/** Appends the word spans of `text` to `out` (see {@link wordSpans}). */
+function collectWordSpans(text: string, out: number[]): void {
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -148,7 +154,6 @@ export function wordSpans(text: string): Uint32Array {
     scanWithSegmenter(text, start, end, out);
     i = end;
   }
-  return Uint32Array.from(out);
 }
 
 /** Characters of a word that count as one word; a longer run without a break counts one word per this many. */
@@ -205,13 +210,27 @@ export function billedWords(word: string): number {
  * detector reads.
  */
 export function countWords(text: string): number {
-  const spans = wordSpans(text);
+  const spans: number[] = [];
+  collectWordSpans(text, spans);
   let count = 0;
   for (let i = 0; i < spans.length; i += 2) {
     const start = spans[i]!;
     const end = spans[i + 1]!;
-    // Most words are a single run of letters: no joiner to look for.
-    count += end - start <= 2 ? 1 : billedWords(text.slice(start, end));
+    // Most words are a single run of ASCII letters or digits: no joiner to look for, nothing to slice.
+    if (end - start <= 2) count += 1;
+    else if (isAsciiAlphanumeric(text, start, end)) count += Math.ceil((end - start) / LONG_WORD);
+    else count += billedWords(text.slice(start, end));
   }
   return count;
+}
+
+/** Whether `text[start, end)` is ASCII letters and digits only: {@link billedWords} then counts it by its length. */
+function isAsciiAlphanumeric(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 128) return false;
+    const cls = ASCII_CLASS[code];
+    if (cls !== LETTER && cls !== DIGIT) return false;
+  }
+  return true;
 }

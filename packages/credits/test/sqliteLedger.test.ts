@@ -146,6 +146,71 @@ function runNode(script: string, args: string[]): Promise<string> {
   });
 }
 
+describe('SqliteLedger group commit', () => {
+  /** Frames in the write-ahead log of `file` (each commit appends the pages it changed). */
+  function walFrames(file: string): number {
+    const size = existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0;
+    return size <= 32 ? 0 : (size - 32) / (4096 + 24);
+  }
+
+  function emptyWal(file: string): void {
+    const other = new Database(file);
+    other.pragma('wal_checkpoint(TRUNCATE)');
+    other.close();
+  }
+
+  it('commits the charges asked for in one turn together: 50 at once write a few frames, 50 one after another write each', async () => {
+    const file = tempFile();
+    const ledger = new SqliteLedger({ path: file });
+    const { id } = await ledger.createAccount({ credits: 1000 });
+    emptyWal(file);
+    const together = await Promise.all(Array.from({ length: 50 }, () => ledger.charge(id, 1)));
+    expect(together.every((c) => c.ok)).toBe(true);
+    // Each charge saw the balance the previous one left, in the order they were asked for.
+    expect(together.map((c) => c.balance)).toEqual(Array.from({ length: 50 }, (_, i) => 999 - i));
+    const framesTogether = walFrames(file);
+    emptyWal(file);
+    for (let i = 0; i < 50; i++) await ledger.charge(id, 1);
+    const framesApart = walFrames(file);
+    expect(framesTogether).toBeGreaterThan(0);
+    expect(framesTogether).toBeLessThan(20);
+    expect(framesApart).toBeGreaterThanOrEqual(50);
+    expect(await ledger.balance(id)).toBe(900);
+    await ledger.close();
+  });
+
+  it('keeps the writes of one turn apart: a refused charge and a failed refund change nothing of the others', async () => {
+    const ledger = new SqliteLedger({ path: tempFile() });
+    const { id } = await ledger.createAccount({ credits: 10 });
+    const first = await ledger.charge(id, 4);
+    const [a, b, c, d] = await Promise.allSettled([
+      ledger.charge(id, 5),
+      ledger.charge(id, 5),
+      ledger.refund('ch_unknown'),
+      ledger.refund(first.ok ? first.chargeId : ''),
+    ]);
+    expect(a).toMatchObject({ status: 'fulfilled', value: { ok: true, balance: 1 } });
+    expect(b).toMatchObject({ status: 'fulfilled', value: { ok: false, balance: 1, shortBy: 4 } });
+    expect(c).toMatchObject({ status: 'rejected', reason: { code: 'ERR_UNKNOWN_CHARGE' } });
+    expect(d).toEqual({ status: 'fulfilled', value: 5 });
+    expect(await ledger.balance(id)).toBe(5);
+    expect(balanceFromEntries(await ledger.history(id))).toBe(5);
+    await ledger.close();
+  });
+
+  it('commits a charge asked for just before close()', async () => {
+    const file = tempFile();
+    const ledger = new SqliteLedger({ path: file });
+    const { id } = await ledger.createAccount({ credits: 10 });
+    const charged = ledger.charge(id, 3);
+    await ledger.close();
+    expect(await charged).toMatchObject({ ok: true, balance: 7 });
+    const reopened = new SqliteLedger({ path: file });
+    expect(await reopened.balance(id)).toBe(7);
+    await expect(reopened.close()).resolves.toBeUndefined();
+  });
+});
+
 describe('SqliteLedger across processes', () => {
   beforeAll(ensureBuilt, 60_000);
 

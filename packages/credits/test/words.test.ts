@@ -85,6 +85,18 @@ describe('wordSpans against Intl.Segmenter', () => {
     ...'中文字我们日本語今天公园はカタ。，', ...'สวัสดีครับผม',
   ];
 
+  it('counts every word as billedWords does, the plain ASCII ones it counts without slicing included', () => {
+    const random = seededRandom(20261127);
+    for (let run = 0; run < 2000; run++) {
+      const length = randomInt(random, 0, run % 100 === 0 ? 2500 : 60);
+      let text = '';
+      for (let i = 0; i < length; i++) text += alphabet[randomInt(random, 0, alphabet.length - 1)];
+      const byWord = words(text).reduce((sum, word) => sum + billedWords(word), 0);
+      expect(countWords(text), JSON.stringify(text)).toBe(byWord);
+    }
+    expect(countWords(`${'a'.repeat(100)} ${'7'.repeat(46)} ab`)).toBe(3 + 2 + 1);
+  });
+
   it('gives exactly the word-like segments on random text', () => {
     const random = seededRandom(20240601);
     for (let run = 0; run < 3000; run++) {
