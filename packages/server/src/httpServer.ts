@@ -10,6 +10,7 @@ import { Capacity } from './capacity.js';
 import { ServerConfigError } from './errors.js';
 import type { JsonLog } from './jsonLog.js';
 import { ServerMetrics } from './metrics.js';
+import { TurnPacer } from './turnPacer.js';
 import { MemoryRateLimiter, isRateLimiter } from './rateLimiter.js';
 import type { RateLimiter, RateLimitOptions } from './rateLimiter.js';
 import { requestIdOf } from './requestId.js';
@@ -143,13 +144,14 @@ export function createApiServer(options: ApiServerOptions): Server {
   const unpaidBytes = new ByteRate(unpaidBytesPerSecond, Math.min(unpaidBytesPerSecond, 4 * 1024 * 1024));
   const discard = (req: IncomingMessage) => drain(req, deadlines, unpaidBytes);
   let openApi: Record<string, unknown> | undefined;
+  const pacer = new TurnPacer();
   const metrics = options.metrics === false ? undefined : options.metrics ?? new ServerMetrics();
   const routeOf = (path: string) => (FIXED_ROUTES.has(path) || engine.features.byRoute(path) ? path : 'unmatched');
 
   async function handle(req: IncomingMessage, res: ServerResponse, path: string, log: typeof serverLog, requestId: string, charged: { credits: number }): Promise<void> {
     if (path === TOOL_SERVER_PATH && options.toolServer !== false) {
       await handleToolServer(req, res, {
-        engine, limiter, version, log, deadlines, analysing, unauthenticatedReads, unpaidBytes,
+        engine, limiter, version, log, deadlines, analysing, unauthenticatedReads, unpaidBytes, pacer,
         maxBodyBytes: options.maxToolBodyBytes ?? 8 * 1024 * 1024,
         maxUnauthenticatedBodyBytes: maxUnauthenticatedToolBodyBytes,
       });
@@ -204,7 +206,10 @@ export function createApiServer(options: ApiServerOptions): Server {
       }
       const accountId = await engine.authenticate(token);
       authenticated = true;
-      const body = parseJson(await readBody(req, feature.maxBodyBytes ?? maxBodyBytes, deadlines));
+      const bytes = await readBody(req, feature.maxBodyBytes ?? maxBodyBytes, deadlines);
+      // Parsing, validating and pricing run synchronously up to the charge: one request per turn of the event loop.
+      await pacer.turn();
+      const body = parseJson(bytes);
       const release = analysing.take();
       res.once('close', release);
       const abort = new AbortController();

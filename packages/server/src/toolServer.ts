@@ -14,6 +14,7 @@ import type { Capacity } from './capacity.js';
 import { ToolParamsError } from './errors.js';
 import { JsonShapeScanner } from './jsonShape.js';
 import type { RateLimiter } from './rateLimiter.js';
+import type { TurnPacer } from './turnPacer.js';
 
 export interface ToolServerContext {
   engine: Engine;
@@ -30,6 +31,8 @@ export interface ToolServerContext {
   unauthenticatedReads: Capacity;
   /** The bytes per second read of bodies without a valid `Authorization` header, all requests together. */
   unpaidBytes?: ByteRate;
+  /** Spreads the synchronous preparation of calls (validating, pricing) over turns of the event loop. */
+  pacer?: TurnPacer;
   version: string;
   log: (message: string, error: unknown) => void;
 }
@@ -235,6 +238,7 @@ function mcpServer(context: ToolServerContext, scope: CallScope): Server {
           throw new ApiError('TOO_MANY_REQUESTS', undefined, { retryAfter: decision.retryAfterSeconds });
         }
       }
+      await context.pacer?.turn();
       const validated = validateRequest(feature.tool.arguments, args) as Record<string, unknown>;
       const release = context.analysing.take();
       const signal = AbortSignal.any([extra.signal, scope.signal]);
