@@ -152,6 +152,9 @@ export function createApiServer(options: ApiServerOptions): Server {
     if (path === TOOL_SERVER_PATH && options.toolServer !== false) {
       await handleToolServer(req, res, {
         engine, limiter, version, log, deadlines, analysing, unauthenticatedReads, unpaidBytes, pacer,
+        onCharged: (credits) => {
+          charged.credits += credits;
+        },
         maxBodyBytes: options.maxToolBodyBytes ?? 8 * 1024 * 1024,
         maxUnauthenticatedBodyBytes: maxUnauthenticatedToolBodyBytes,
       });

@@ -33,6 +33,8 @@ export interface ToolServerContext {
   unpaidBytes?: ByteRate;
   /** Spreads the synchronous preparation of calls (validating, pricing) over turns of the event loop. */
   pacer?: TurnPacer;
+  /** Told the credits of each `tools/call` whose charge stands (its answer delivered), for the request's log line. */
+  onCharged?: (credits: number) => void;
   version: string;
   log: (message: string, error: unknown) => void;
 }
@@ -252,6 +254,7 @@ function mcpServer(context: ToolServerContext, scope: CallScope): Server {
         deliver: async (outcome) => {
           handOver(outcome);
           await scope.delivered;
+          context.onCharged?.(outcome.creditsUsed);
         },
       });
       scope.settling.push(executed.catch(() => undefined).finally(release));

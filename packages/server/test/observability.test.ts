@@ -31,6 +31,30 @@ describe('request logs, /metrics and /ready', () => {
     expect(lines.every((line) => line.endsWith('\n') && !line.slice(0, -1).includes('\n'))).toBe(true);
   });
 
+  it('logs and counts the credits a tool-server call charged: each delivered tools/call of a batch, none for tools/list or a failed call', async () => {
+    const lines: string[] = [];
+    const metrics = new ServerMetrics({ defaultMetrics: false });
+    harness = await startHarness({ server: { requestLog: jsonLog((line) => lines.push(line)), metrics } });
+    const rpc = (body: unknown, id: string, token: string | null = harness!.token) => fetch(`${harness!.url}/mcp/v1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', 'x-request-id': id, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    const call = (id: number, args: Record<string, unknown> = COMPARE) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'text-compare', arguments: args } });
+    expect((await rpc(call(1), 'mcp-one')).status).toBe(200);
+    expect((await rpc([call(2), call(3)], 'mcp-batch')).status).toBe(200);
+    expect((await rpc({ jsonrpc: '2.0', id: 4, method: 'tools/list' }, 'mcp-list', null)).status).toBe(200);
+    const failed = await (await rpc(call(5, { first_text: 'x' }), 'mcp-failed')).json() as any;
+    expect(failed.result.isError).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const credits = Object.fromEntries(lines.map((line) => JSON.parse(line)).map((e) => [e.request_id, [e.route, e.status, e.credits]]));
+    expect(credits).toEqual({
+      'mcp-one': ['/mcp/v1', 200, 4], 'mcp-batch': ['/mcp/v1', 200, 8], 'mcp-list': ['/mcp/v1', 200, 0], 'mcp-failed': ['/mcp/v1', 200, 0],
+    });
+    expect(await harness.ledger.balance(harness.accountId)).toBe(2000 - 12);
+    expect(await metrics.text()).toContain('content_analysis_credits_charged_total{route="/mcp/v1"} 12\n');
+  });
+
   it('serves Prometheus text with request counts, latency and credits per route', async () => {
     const metrics = new ServerMetrics({ defaultMetrics: false });
     harness = await startHarness({ server: { metrics } });
