@@ -1,7 +1,7 @@
 // GET /health latency, the answers of an authenticated client and the server's peak memory while the server attacks
 // of issue 26 run against `createApiServer` with its defaults, each phase against the same server's quiet baseline
 // measured in the same run. Three processes: the server, the attacker, and this one, which measures.
-// Usage: node scripts/setup.mjs && node benchmarks/server-attacks/bench.mjs [--seconds 6]
+// Usage: node scripts/setup.mjs && node benchmarks/server-attacks/bench.mjs [--seconds 6] [--phases quiet,wide-mcp-1m]
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -16,6 +16,8 @@ const arg = (name, fallback) => {
   if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`Expected positive integer for --${name} but received ${process.argv[at + 1]}`);
   return value;
 };
+
+const PHASES = ['quiet', 'slow-mcp', 'slow-rest', 'wide-mcp', 'wide-mcp-1m'];
 
 if (process.argv[2] === '--serve') await serveChild();
 else if (process.argv[2] === '--attack') await attack(process.argv[3], process.argv[4], Number(process.argv[5]));
@@ -151,6 +153,10 @@ async function probe({ url, token }, seconds) {
 
 async function measure() {
   const seconds = arg('seconds', 6);
+  const at = process.argv.indexOf('--phases');
+  const phases = at === -1 ? PHASES : process.argv[at + 1].split(',');
+  const unknown = phases.filter((p) => !PHASES.includes(p));
+  if (unknown.length > 0) throw new RangeError(`Expected phases among ${PHASES.join(', ')} for --phases but received ${unknown.join(', ')}`);
   const server = fork(fileURLToPath(import.meta.url), ['--serve'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const target = await new Promise((resolve, reject) => {
     server.once('message', resolve);
@@ -159,7 +165,7 @@ async function measure() {
   const rows = [];
   try {
     await probe(target, 1); // warm-up
-    for (const phase of (process.env.PHASES?.split(',') ?? ['quiet', 'slow-mcp', 'slow-rest', 'wide-mcp', 'wide-mcp-1m'])) {
+    for (const phase of phases) {
       const attacker = phase === 'quiet' ? undefined
         : fork(fileURLToPath(import.meta.url), ['--attack', phase, target.url, String(seconds + 1)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       const answered = attacker ? new Promise((resolve) => attacker.once('message', (m) => resolve(m.answered))) : {};
@@ -195,7 +201,7 @@ async function measure() {
   }
   const quiet = rows[0];
   for (const r of rows.slice(1)) {
-    console.log(`${r.phase} / quiet: health p99 x${(quantile(r.health, 0.99) / quantile(quiet.health, 0.99)).toFixed(2)}, ` +
+    console.log(`${r.phase} / ${quiet.phase}: health p99 x${(quantile(r.health, 0.99) / quantile(quiet.health, 0.99)).toFixed(2)}, ` +
       `authenticated p99 x${(quantile(r.calls, 0.99) / quantile(quiet.calls, 0.99)).toFixed(2)}, loop p99 x${(r.loop.p99 / quiet.loop.p99).toFixed(2)}, own p99 ${r.loop.ownP99.toFixed(1)} ms against ${quiet.loop.ownP99.toFixed(1)} ms`);
   }
 }

@@ -9,16 +9,19 @@ import type { IncomingMessage } from 'node:http';
  */
 export class ByteRate {
   #available: number;
-  #updated = performance.now();
+  #updated: number;
+  readonly #clock: () => number;
 
-  /** `burstBytes`: what may be read at once after a quiet spell. */
-  constructor(readonly bytesPerSecond: number, readonly burstBytes: number = bytesPerSecond) {
+  /** `burstBytes`: what may be read at once after a quiet spell; `clock`: milliseconds (tests give their own). */
+  constructor(readonly bytesPerSecond: number, readonly burstBytes: number = bytesPerSecond, clock: () => number = () => performance.now()) {
+    this.#clock = clock;
     this.#available = burstBytes;
+    this.#updated = clock();
   }
 
   /** Counts `bytes` read; returns the milliseconds to wait before reading more (0: read on). */
   spend(bytes: number): number {
-    const now = performance.now();
+    const now = this.#clock();
     this.#available = Math.min(this.burstBytes, this.#available + ((now - this.#updated) * this.bytesPerSecond) / 1000);
     this.#updated = now;
     this.#available -= bytes;

@@ -18,3 +18,5 @@ export type { JobStores } from './jobNeeds.js';
 export { errorFields, jsonLog } from './jsonLog.js';
 export type { JsonLog, LogLevel } from './jsonLog.js';
 export { ServerMetrics } from './metrics.js';
+export { ByteRate } from './byteRate.js';
+export { TurnPacer } from './turnPacer.js';
