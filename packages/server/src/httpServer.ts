@@ -87,7 +87,7 @@ export interface ApiServerOptions {
    * Bytes per second the node reads, all requests together, of bodies nobody pays for: those of tool server callers
    * without a valid `Authorization` header, and those of requests refused before their caller was authenticated
    * (read and discarded so that the client reads its error). Over it such reads pause until the budget refills (up
-   * to 4 MiB at once after a quiet spell); an authenticated caller's body is never held back.
+   * to 1 MiB at once after a quiet spell, one unauthenticated body); an authenticated caller's body is never held back.
    * @default 16 MiB
    */
   unauthenticatedBytesPerSecond?: number;
@@ -141,7 +141,7 @@ export function createApiServer(options: ApiServerOptions): Server {
   const unauthenticatedReads = new Capacity(positiveInteger('maxUnauthenticatedToolReads', options.maxUnauthenticatedToolReads ?? 32));
   const maxUnauthenticatedToolBodyBytes = positiveInteger('maxUnauthenticatedToolBodyBytes', options.maxUnauthenticatedToolBodyBytes ?? 1024 * 1024);
   const unpaidBytesPerSecond = positiveInteger('unauthenticatedBytesPerSecond', options.unauthenticatedBytesPerSecond ?? 16 * 1024 * 1024);
-  const unpaidBytes = new ByteRate(unpaidBytesPerSecond, Math.min(unpaidBytesPerSecond, 4 * 1024 * 1024));
+  const unpaidBytes = new ByteRate(unpaidBytesPerSecond, Math.min(unpaidBytesPerSecond, 1024 * 1024));
   const discard = (req: IncomingMessage) => drain(req, deadlines, unpaidBytes);
   let openApi: Record<string, unknown> | undefined;
   const pacer = new TurnPacer();
