@@ -133,16 +133,17 @@ export class SqliteLedger implements Ledger {
     this.#open();
     assertNonNegativeInteger('amount', amount);
     assertOptionalString('memo', memo);
-    const charged = translateBusy(() => this.#tx.chargePending.immediate(accountId, amount, memo ?? null, HOLDER));
+    // Each step is committed with the other writes of its turn of the event loop (see #groupCommit), and waited for.
+    const charged = await this.#groupCommit(() => this.#tx.chargePending(accountId, amount, memo ?? null, HOLDER));
     if (!charged.ok) return charged;
     try {
       await deliver(charged);
     } catch (error) {
       // A ledger closed meanwhile leaves the mark: the next one to open the file refunds it once this process is gone.
-      if (!this.#closed) translateBusy(() => this.#tx.refundPending.immediate(charged.chargeId));
+      if (!this.#closed) await this.#groupCommit(() => this.#tx.refundPending(charged.chargeId));
       throw error;
     }
-    if (!this.#closed) translateBusy(() => this.#sql.deleteDelivery.run(charged.chargeId));
+    if (!this.#closed) await this.#groupCommit(() => this.#sql.deleteDelivery.run(charged.chargeId));
     return charged;
   }
 
@@ -223,11 +224,11 @@ export class SqliteLedger implements Ledger {
     this.#db.close();
   }
 
-  /** Charges and refunds queued in this turn of the event loop, committed together at its end. */
+  /** Charges, refunds and delivery marks queued in this turn of the event loop, committed together at its end. */
   #queued: Array<{ write: () => unknown; resolve: (value: any) => void; reject: (error: unknown) => void }> = [];
 
   /**
-   * Group commit: the charges and refunds asked for in one turn of the event loop (fifty requests arriving at once)
+   * Group commit: the charges, refunds and delivery marks asked for in one turn of the event loop (a burst)
    * are written in one `BEGIN IMMEDIATE` transaction at its end, each in a savepoint of its own, in the order they
    * were asked for, and the log is synced once for all of them rather than once each, so the node's thread is not
    * held for fifty syncs in a row. Each write is as atomic as alone (one that fails is rolled back alone), and each

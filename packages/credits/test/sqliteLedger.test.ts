@@ -179,6 +179,20 @@ describe('SqliteLedger group commit', () => {
     await ledger.close();
   });
 
+  it('commits the reservations of one turn together: 50 deliveries at once write a few frames, and leave no mark', async () => {
+    const file = tempFile();
+    const ledger = new SqliteLedger({ path: file });
+    const { id } = await ledger.createAccount({ credits: 1000 });
+    emptyWal(file);
+    const delivered = await Promise.all(Array.from({ length: 50 }, () => ledger.chargeOnDelivery(id, 2, undefined, async () => undefined)));
+    expect(delivered.every((c) => c.ok)).toBe(true);
+    // The charges and their marks in one commit, the marks' removal in another: far fewer frames than 100 commits.
+    expect(walFrames(file)).toBeLessThan(40);
+    expect(await ledger.pendingDeliveries()).toBe(0);
+    expect(await ledger.balance(id)).toBe(900);
+    await ledger.close();
+  });
+
   it('keeps the writes of one turn apart: a refused charge and a failed refund change nothing of the others', async () => {
     const ledger = new SqliteLedger({ path: tempFile() });
     const { id } = await ledger.createAccount({ credits: 10 });
