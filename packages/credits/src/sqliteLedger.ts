@@ -133,7 +133,8 @@ export class SqliteLedger implements Ledger {
     this.#open();
     assertNonNegativeInteger('amount', amount);
     assertOptionalString('memo', memo);
-    // Each step is committed with the other writes of its turn of the event loop (see #groupCommit), and waited for.
+    // The charge and the refund are committed with the other writes of their turn of the event loop (#groupCommit);
+    // the mark's removal at once, so that a process killed after an answer left does not get that charge refunded.
     const charged = await this.#groupCommit(() => this.#tx.chargePending(accountId, amount, memo ?? null, HOLDER));
     if (!charged.ok) return charged;
     try {
@@ -143,7 +144,7 @@ export class SqliteLedger implements Ledger {
       if (!this.#closed) await this.#groupCommit(() => this.#tx.refundPending(charged.chargeId));
       throw error;
     }
-    if (!this.#closed) await this.#groupCommit(() => this.#sql.deleteDelivery.run(charged.chargeId));
+    if (!this.#closed) translateBusy(() => this.#sql.deleteDelivery.run(charged.chargeId));
     return charged;
   }
 
@@ -224,11 +225,11 @@ export class SqliteLedger implements Ledger {
     this.#db.close();
   }
 
-  /** Charges, refunds and delivery marks queued in this turn of the event loop, committed together at its end. */
+  /** Charges and refunds (with their delivery marks) queued in this turn of the event loop, committed together at its end. */
   #queued: Array<{ write: () => unknown; resolve: (value: any) => void; reject: (error: unknown) => void }> = [];
 
   /**
-   * Group commit: the charges, refunds and delivery marks asked for in one turn of the event loop (a burst)
+   * Group commit: the charges and refunds asked for in one turn of the event loop (a burst of requests)
    * are written in one `BEGIN IMMEDIATE` transaction at its end, each in a savepoint of its own, in the order they
    * were asked for, and the log is synced once for all of them rather than once each, so the node's thread is not
    * held for fifty syncs in a row. Each write is as atomic as alone (one that fails is rolled back alone), and each
