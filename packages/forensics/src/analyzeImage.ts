@@ -103,7 +103,9 @@ export async function analyzeImage(input: Uint8Array | PixelBuffer, options: Ana
  * CFA kernels go first also because in a pool they split into one band per thread and finish with a merge on this
  * thread, which then overlaps the other kernels instead of trailing them.
  */
-const DISPATCH_ORDER: readonly KernelId[] = ['cfa-reinterpolation', 'cfa-variance', 'median-residual', 'edge-anomaly', 'wavelet-noise', 'spectral', 'ela'];
+const DISPATCH_ORDER: readonly KernelId[] = [
+  'dq-nonaligned', 'cfa-reinterpolation', 'cfa-variance', 'dq-aligned', 'jpeg-ghost', 'median-residual', 'edge-anomaly', 'wavelet-noise', 'jpeg-grid', 'spectral', 'ela',
+];
 
 function dispatchRank(id: KernelId): number {
   return DISPATCH_ORDER.indexOf(id);

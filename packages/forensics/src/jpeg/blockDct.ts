@@ -1,0 +1,110 @@
+import type { PixelBuffer } from '../types.js';
+
+/**
+ * Blockwise 8x8 DCT coefficients of a luma plane: block (bx, by) covers pixels [offsetX + 8 bx, +8) x
+ * [offsetY + 8 by, +8); its 64 coefficients are at `coefficients[(by * blocksX + bx) * 64 + 8 u + v]`, u the
+ * vertical and v the horizontal frequency. The scale is JPEG's (ITU-T T.81 A.3.3: orthonormal, samples level-shifted
+ * by 128), so a JPEG's quantised coefficient k times its table entry is the value here up to rounding.
+ */
+export interface DctPlane {
+  coefficients: Float32Array;
+  blocksX: number;
+  blocksY: number;
+  offsetX: number;
+  offsetY: number;
+  /** The quantisation steps per frequency (8 u + v) when known (read from a JPEG file), else undefined. */
+  table?: Uint16Array;
+}
+
+/** cos table of the orthonormal 8-point DCT-II: BASIS[8 u + x] = a(u) cos((2x + 1) u pi / 16). */
+export const DCT_BASIS: Float64Array = (() => {
+  const t = new Float64Array(64);
+  for (let u = 0; u < 8; u++) for (let x = 0; x < 8; x++) t[u * 8 + x] = (u === 0 ? Math.SQRT1_2 : 1) * 0.5 * Math.cos(((2 * x + 1) * u * Math.PI) / 16);
+  return t;
+})();
+
+/** JPEG zig-zag order: ZIGZAG[i] = 8 u + v of the i-th coefficient (ITU-T T.81 figure A.6). */
+export const ZIGZAG: readonly number[] = [
+  0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21,
+  28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61,
+  54, 47, 55, 62, 63,
+];
+
+/**
+ * JPEG (JFIF) full-range luma Y = 0.299 R + 0.587 G + 0.114 B, level-shifted by -128, the plane a JPEG encoder
+ * transforms; grey images pass through shifted.
+ */
+export function jpegLuma(image: PixelBuffer): Float32Array {
+  const { data, width, height, channels } = image;
+  const n = width * height;
+  const out = new Float32Array(n);
+  if (channels >= 3) for (let i = 0, p = 0; i < n; i++, p += channels) out[i] = 0.299 * data[p]! + 0.587 * data[p + 1]! + 0.114 * data[p + 2]! - 128;
+  else for (let i = 0, p = 0; i < n; i++, p += channels) out[i] = data[p]! - 128;
+  return out;
+}
+
+/**
+ * The DCT of every whole 8x8 block of `luma` (width x height) on the grid starting at (offsetX, offsetY), or of the
+ * blocks listed by index in `only` (every other block left at 0). Separable: rows then columns.
+ */
+export function blockDct(luma: Float32Array, width: number, height: number, offsetX = 0, offsetY = 0, only?: Int32Array): DctPlane {
+  const blocksX = Math.max(0, Math.floor((width - offsetX) / 8));
+  const blocksY = Math.max(0, Math.floor((height - offsetY) / 8));
+  const coefficients = new Float32Array(blocksX * blocksY * 64);
+  const tmp = new Float64Array(64);
+  const B = DCT_BASIS;
+  const one = (b: number): void => {
+    const bx = b % blocksX, by = (b - bx) / blocksX;
+    const x0 = offsetX + bx * 8, y0 = offsetY + by * 8;
+    // Rows: tmp[8 y + v] = sum_x B[v][x] f[y][x].
+    for (let y = 0; y < 8; y++) {
+      const r = (y0 + y) * width + x0;
+      const f0 = luma[r]!, f1 = luma[r + 1]!, f2 = luma[r + 2]!, f3 = luma[r + 3]!, f4 = luma[r + 4]!, f5 = luma[r + 5]!, f6 = luma[r + 6]!, f7 = luma[r + 7]!;
+      for (let v = 0; v < 8; v++) {
+        const k = v * 8;
+        tmp[y * 8 + v] = B[k]! * f0 + B[k + 1]! * f1 + B[k + 2]! * f2 + B[k + 3]! * f3 + B[k + 4]! * f4 + B[k + 5]! * f5 + B[k + 6]! * f6 + B[k + 7]! * f7;
+      }
+    }
+    const o = b * 64;
+    for (let v = 0; v < 8; v++) {
+      const t0 = tmp[v]!, t1 = tmp[8 + v]!, t2 = tmp[16 + v]!, t3 = tmp[24 + v]!, t4 = tmp[32 + v]!, t5 = tmp[40 + v]!, t6 = tmp[48 + v]!, t7 = tmp[56 + v]!;
+      for (let u = 0; u < 8; u++) {
+        const k = u * 8;
+        coefficients[o + k + v] = B[k]! * t0 + B[k + 1]! * t1 + B[k + 2]! * t2 + B[k + 3]! * t3 + B[k + 4]! * t4 + B[k + 5]! * t5 + B[k + 6]! * t6 + B[k + 7]! * t7;
+      }
+    }
+  };
+  if (only) for (const b of only) one(b);
+  else for (let b = 0, n = blocksX * blocksY; b < n; b++) one(b);
+  return { coefficients, blocksX, blocksY, offsetX, offsetY };
+}
+
+/** The IJG luminance table (ITU-T T.81 K.1) scaled to `quality` 1..100 as libjpeg's jpeg_quality_scaling does. */
+export function standardLumaTable(quality: number): Uint16Array {
+  const base = [
+    16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22, 29, 51, 87, 80, 62,
+    18, 22, 37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92, 49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99,
+  ];
+  const scale = quality < 50 ? Math.floor(5000 / quality) : 200 - quality * 2;
+  return Uint16Array.from(base, (q) => Math.min(255, Math.max(1, Math.floor((q * scale + 50) / 100))));
+}
+
+/**
+ * Maps a per-block map (blocksX x blocksY on the plane's grid) to cells of 8x8 pixels from the image origin, each
+ * cell taking the block that covers most of it; cells no block covers are NaN.
+ */
+export function blocksToCells(values: Float32Array, plane: Pick<DctPlane, 'blocksX' | 'blocksY' | 'offsetX' | 'offsetY'>, width: number, height: number): { data: Float32Array; width: number; height: number } {
+  const cw = Math.ceil(width / 8), ch = Math.ceil(height / 8);
+  const data = new Float32Array(cw * ch).fill(Number.NaN);
+  const sx = plane.offsetX > 4 ? 1 : 0, sy = plane.offsetY > 4 ? 1 : 0;
+  for (let cy = 0; cy < ch; cy++) {
+    const by = cy - sy;
+    if (by < 0 || by >= plane.blocksY) continue;
+    for (let cx = 0; cx < cw; cx++) {
+      const bx = cx - sx;
+      if (bx < 0 || bx >= plane.blocksX) continue;
+      data[cy * cw + cx] = values[by * plane.blocksX + bx]!;
+    }
+  }
+  return { data, width: cw, height: ch };
+}

@@ -1,0 +1,114 @@
+import { blockDct, blocksToCells, jpegLuma, ZIGZAG } from '../jpeg/blockDct.js';
+import { estimateJpegGrid } from '../jpeg/jpegGrid.js';
+import { estimateStep, frequencyValues, sampleBlocks } from '../jpeg/quantisationSteps.js';
+import { largestOutlierRegion } from '../internal/outlierRegion.js';
+import { medianFloat64InPlace } from '../internal/stats.js';
+import type { KernelResult, PixelBuffer } from '../types.js';
+import { expectIntegerInRange, expectMinimumSize, expectNumberInRange, expectPixelBuffer } from '../validate.js';
+
+export interface NonAlignedDoubleQuantisationOptions {
+  /**
+   * Frequencies used, in zig-zag order from the DC.
+   * @default 10
+   */
+  frequencies?: number;
+  /**
+   * Blocks sampled per candidate grid when searching for the first compression's grid.
+   * @default 4096
+   */
+  searchBlocks?: number;
+  /**
+   * Mean lattice fit (0..1) the best shifted grid needs over the median shift to count as found.
+   * @default 0.05
+   */
+  minContrast?: number;
+  /**
+   * Per-coefficient log-likelihood ratio clamp.
+   * @default 2
+   */
+  clamp?: number;
+}
+
+export const nonAlignedDoubleQuantisationDefaults: Readonly<Required<NonAlignedDoubleQuantisationOptions>> = Object.freeze({
+  frequencies: 10, searchBlocks: 4096, minContrast: 0.05, clamp: 2,
+});
+
+/** Largest first step looked for on a shifted grid. */
+const MAX_STEP = 40;
+
+/**
+ * Non-aligned double JPEG compression (NA-DQ) map, after Bianchi and Piva 2012 (IEEE TIFS 7(3)): an image whose
+ * first compression had another 8x8 grid (it was cropped, or the region was pasted off the grid) keeps, on that grid,
+ * DCT coefficients near multiples of the first steps. The grid is searched among the 63 shifts of the last one on a
+ * sample of blocks by the mean chance-corrected lattice fit of the first frequencies (`estimateStep`); on it, each
+ * block's log-likelihood ratio of "on the lattice" (wrapped distance d to the nearest multiple, Gaussian of the robust
+ * spread of d) against "uniform" (1 / q1) is summed. Map `nadq-absent-probability` = 1 / (1 + e^L), the probability
+ * that a block lacks the first grid; uniform 0.5 with stat `found` 0 when no shifted grid stands out.
+ */
+export function nonAlignedDoubleQuantisation(image: PixelBuffer, options: NonAlignedDoubleQuantisationOptions = {}): KernelResult {
+  expectPixelBuffer('image', image);
+  expectMinimumSize('image', image, 32);
+  const o = { ...nonAlignedDoubleQuantisationDefaults, ...options };
+  expectIntegerInRange('frequencies', o.frequencies, 1, 64);
+  expectIntegerInRange('searchBlocks', o.searchBlocks, 64, 1 << 24);
+  expectNumberInRange('minContrast', o.minContrast, 0, 1);
+  expectNumberInRange('clamp', o.clamp, 0, 100);
+  const { width, height } = image;
+  const luma = jpegLuma(image);
+  const last = estimateJpegGrid(luma, width, height);
+  const freqs = ZIGZAG.slice(0, o.frequencies);
+  const fits = new Float64Array(64);
+  let best = -1, bestFit = -Infinity;
+  for (let s = 0; s < 64; s++) {
+    const sx = s & 7, sy = s >> 3;
+    if (sx === last.offsetX && sy === last.offsetY) continue;
+    const total = Math.floor((width - sx) / 8) * Math.floor((height - sy) / 8);
+    const sample = sampleBlocks(total, o.searchBlocks);
+    const plane = blockDct(luma, width, height, sx, sy, sample);
+    let sum = 0;
+    for (const k of freqs) sum += estimateStep(frequencyValues(plane, k, sample), sample.length, MAX_STEP, 0).fit;
+    fits[s] = sum / freqs.length;
+    if (fits[s]! > bestFit) { bestFit = fits[s]!; best = s; }
+  }
+  const others = Float64Array.from(fits.filter((_, s) => s !== last.offsetY * 8 + last.offsetX));
+  const contrast = bestFit - medianFloat64InPlace(others, others.length);
+  const sx = best & 7, sy = best >> 3;
+  const plane = blockDct(luma, width, height, sx, sy);
+  const blocks = plane.blocksX * plane.blocksY;
+  const llr = new Float64Array(blocks);
+  let used = 0;
+  if (contrast >= o.minContrast) {
+    for (const k of freqs) {
+      const values = frequencyValues(plane, k);
+      const { step: q1 } = estimateStep(values, values.length, MAX_STEP);
+      if (q1 < 2) continue;
+      const d = new Float64Array(blocks);
+      let m = 0;
+      for (let b = 0; b < blocks; b++) {
+        const c = values[b]!;
+        if (Math.abs(c) < q1 / 2) continue;
+        d[m++] = Math.abs(c - q1 * Math.round(c / q1));
+      }
+      if (m < 24) continue;
+      const sigma = Math.max(0.3, 1.4826 * medianFloat64InPlace(d, m));
+      if (sigma > q1 / 3) continue;
+      used++;
+      const norm = Math.log(q1 / (Math.sqrt(2 * Math.PI) * sigma));
+      for (let b = 0; b < blocks; b++) {
+        const c = values[b]!;
+        if (Math.abs(c) < q1 / 2) continue;
+        const e = c - q1 * Math.round(c / q1);
+        const l = norm - (e * e) / (2 * sigma * sigma);
+        llr[b]! += l > o.clamp ? o.clamp : l < -o.clamp ? -o.clamp : l;
+      }
+    }
+  }
+  const probability = Float32Array.from(llr, (l) => 1 / (1 + Math.exp(l)));
+  const cells = blocksToCells(probability, plane, width, height);
+  const score = used === 0 ? 0 : largestOutlierRegion(cells.data, cells.width, cells.height, 2, false, 0.05);
+  return {
+    maps: [{ name: 'nadq-absent-probability', data: cells.data, width: cells.width, height: cells.height, cellSize: 8, displayRange: [0, 1] }],
+    stats: { found: used > 0 ? 1 : 0, shiftX: sx, shiftY: sy, gridContrast: contrast, frequenciesUsed: used, lastOffsetX: last.offsetX, lastOffsetY: last.offsetY },
+    score,
+  };
+}
