@@ -29,6 +29,6 @@ export const FUSION_MODEL: FusionModel = {
   bias: -1.8374,
   radius: 3,
   topShare: 0.05,
-  threshold: 0.8512,
+  threshold: 0.8514,
   provenance: 'scripts/forensics/fit-fusion.mjs on forgery-casia1-samples Sp_S (9 tampered, 9 originals), 2026-11-27',
 };

@@ -1,25 +1,29 @@
 import type { DctPlane } from './blockDct.js';
 
-/** Coefficients within this distance of a multiple of a step count as on it (pixel rounding adds about 0.3 rms). */
+/**
+ * Coefficients within this distance of a multiple of a step count as on it (pixel rounding adds about 0.3 rms);
+ * a quarter of the step for steps below 4, so that chance stays at half at most.
+ */
 const ON_LATTICE = 1;
+const tolerance = (step: number): number => Math.min(ON_LATTICE, step / 4);
 /** Fewer nonzero coefficients than this leave a frequency's step unknown (1). */
 const MIN_SAMPLES = 24;
 
 /**
- * How well the values sit on multiples of `step`, corrected for chance: (share within ON_LATTICE of a nonzero
- * multiple - 2 ON_LATTICE / step) / (1 - 2 ON_LATTICE / step); values within ON_LATTICE of 0 say nothing and are
- * skipped. 1 = every value on the lattice, 0 = as random.
+ * How well the values sit on multiples of `step`, corrected for chance: (share within t = min(1, step / 4) of a
+ * nonzero multiple - 2 t / step) / (1 - 2 t / step); values within 1 of 0 say nothing and are skipped. 1 = every value on the lattice, 0 = as random.
  */
 export function latticeFit(values: Float32Array, count: number, step: number): { fit: number; samples: number } {
+  const t = tolerance(step);
   let on = 0, samples = 0;
   for (let i = 0; i < count; i++) {
     const c = values[i]!;
     if (Math.abs(c) <= ON_LATTICE) continue;
     samples++;
     const d = Math.abs(c - step * Math.round(c / step));
-    if (d <= ON_LATTICE && Math.abs(c) >= step - ON_LATTICE) on++;
+    if (d <= t && Math.abs(c) >= step - t) on++;
   }
-  const chance = Math.min(1, (2 * ON_LATTICE) / step);
+  const chance = Math.min(1, (2 * t) / step);
   return { fit: samples === 0 || chance >= 1 ? 0 : (on / samples - chance) / (1 - chance), samples };
 }
 
@@ -29,7 +33,7 @@ export function latticeFit(values: Float32Array, count: number, step: number): {
  * the best and above `minFit`; 1 (unknown or unquantised) otherwise. Divisors of the true step fit too, hence the
  * largest; multiples of it fit about half as well.
  */
-export function estimateStep(values: Float32Array, count: number, maxStep = 64, minFit = 0.5): { step: number; fit: number } {
+export function estimateStep(values: Float32Array, count: number, maxStep = 64, minFit = 0.25): { step: number; fit: number } {
   const fits = new Float64Array(maxStep + 1);
   let best = 0;
   for (let q = 2; q <= maxStep; q++) {

@@ -39,8 +39,8 @@ const MAX_STEP = 40;
 /**
  * Non-aligned double JPEG compression (NA-DQ) map, after Bianchi and Piva 2012 (IEEE TIFS 7(3)): an image whose
  * first compression had another 8x8 grid (it was cropped, or the region was pasted off the grid) keeps, on that grid,
- * DCT coefficients near multiples of the first steps. The grid is searched among the 63 shifts of the last one on a
- * sample of blocks by the mean chance-corrected lattice fit of the first frequencies (`estimateStep`); on it, each
+ * DCT coefficients near multiples of the first steps. The grid is searched among the shifts of the last one on a
+ * sample of blocks (the 49 that share no axis with it) by the mean chance-corrected lattice fit of the first frequencies (`estimateStep`); on it, each
  * block's log-likelihood ratio of "on the lattice" (wrapped distance d to the nearest multiple, Gaussian of the robust
  * spread of d) against "uniform" (1 / q1) is summed. Map `nadq-absent-probability` = 1 / (1 + e^L), the probability
  * that a block lacks the first grid; uniform 0.5 with stat `found` 0 when no shifted grid stands out.
@@ -61,7 +61,8 @@ export function nonAlignedDoubleQuantisation(image: PixelBuffer, options: NonAli
   let best = -1, bestFit = -Infinity;
   for (let s = 0; s < 64; s++) {
     const sx = s & 7, sy = s >> 3;
-    if (sx === last.offsetX && sy === last.offsetY) continue;
+    // A shift that keeps one axis of the last grid still sees that axis's quantisation in the frequencies along it.
+    if (sx === last.offsetX || sy === last.offsetY) continue;
     const total = Math.floor((width - sx) / 8) * Math.floor((height - sy) / 8);
     const sample = sampleBlocks(total, o.searchBlocks);
     const plane = blockDct(luma, width, height, sx, sy, sample);
@@ -70,7 +71,7 @@ export function nonAlignedDoubleQuantisation(image: PixelBuffer, options: NonAli
     fits[s] = sum / freqs.length;
     if (fits[s]! > bestFit) { bestFit = fits[s]!; best = s; }
   }
-  const others = Float64Array.from(fits.filter((_, s) => s !== last.offsetY * 8 + last.offsetX));
+  const others = Float64Array.from(fits.filter((_, s) => (s & 7) !== last.offsetX && s >> 3 !== last.offsetY));
   const contrast = bestFit - medianFloat64InPlace(others, others.length);
   const sx = best & 7, sy = best >> 3;
   const plane = blockDct(luma, width, height, sx, sy);
