@@ -39,6 +39,12 @@ export interface AnalyzeImageOptions extends DecodeImageOptions {
    * @default true
    */
   jpegCoefficients?: boolean;
+  /**
+   * The encoded file that decoded `input` pixels came from, so that `jpegCoefficients` can read a JPEG's own
+   * coefficients when the caller decoded it already.
+   * @default undefined
+   */
+  sourceBytes?: Uint8Array;
 }
 
 /** One kernel's outcome: a failing kernel reports its error and the others still come back. */
@@ -63,7 +69,8 @@ export async function analyzeImage(input: Uint8Array | PixelBuffer, options: Ana
   const quality = options.elaQuality ?? 90;
   expectIntegerInRange('elaQuality', quality, 1, 100);
   const image = input instanceof Uint8Array ? await decodeImage(input, options) : input;
-  const dct = input instanceof Uint8Array && options.jpegCoefficients !== false && ids.some((id) => DCT_KERNELS.includes(id)) ? fileCoefficients(input, image) : undefined;
+  const source = input instanceof Uint8Array ? input : options.sourceBytes;
+  const dct = source && options.jpegCoefficients !== false && ids.some((id) => DCT_KERNELS.includes(id)) ? fileCoefficients(source, image) : undefined;
   // The JPEG round trip runs in sharp's threads while the kernels that do not need it run.
   const pending = ids.includes('ela') ? recompressJpeg(image, { quality }) : undefined;
   pending?.catch(() => undefined);
