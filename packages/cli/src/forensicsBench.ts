@@ -109,6 +109,9 @@ export async function forensicsBenchCommand(argv: string[], out: Writable, usage
   out.write(`dataset ${values.dataset}: ${names.length} tampered images${include ? ` matching ${include}` : ''}, ${scores.original.get(methods[0]!)!.length} originals\n`);
   out.write('| method | tool | pixel AUC | best F1 | MCC | image AUC | failed |\n|---|---|---|---|---|---|---|\n');
   for (const r of rows) out.write(`| ${r.method} | ${r.method === 'fused' ? '' : kernelRegistry[r.method as KernelId].tool} | ${f3(r.pixelAuc)} | ${f3(r.bestF1)} | ${f3(r.mcc)} | ${f3(r.imageAuc)} | ${r.failed} |\n`);
-  if (values.json) writeFileSync(values.json, `${JSON.stringify({ dataset: values.dataset, include: values.include ?? null, images: names.length, methods: rows, perImage }, null, 2)}\n`);
+  if (values.json) writeFileSync(values.json, `${JSON.stringify({
+    dataset: values.dataset, include: values.include ?? null, images: names.length, methods: rows, perImage,
+    imageScores: Object.fromEntries(methods.map((m) => [m, { tampered: scores.tampered.get(m), original: scores.original.get(m) }])),
+  }, null, 2)}\n`);
   return 0;
 }

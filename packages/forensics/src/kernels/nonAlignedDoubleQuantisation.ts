@@ -1,5 +1,4 @@
 import { blockDct, blocksToCells, jpegLuma, ZIGZAG } from '../jpeg/blockDct.js';
-import { estimateJpegGrid } from '../jpeg/jpegGrid.js';
 import { estimateStep, frequencyValues, sampleBlocks } from '../jpeg/quantisationSteps.js';
 import { largestOutlierRegion } from '../internal/outlierRegion.js';
 import { medianFloat64InPlace } from '../internal/stats.js';
@@ -39,8 +38,9 @@ const MAX_STEP = 40;
 /**
  * Non-aligned double JPEG compression (NA-DQ) map, after Bianchi and Piva 2012 (IEEE TIFS 7(3)): an image whose
  * first compression had another 8x8 grid (it was cropped, or the region was pasted off the grid) keeps, on that grid,
- * DCT coefficients near multiples of the first steps. The grid is searched among the shifts of the last one on a
- * sample of blocks (the 49 that share no axis with it) by the mean chance-corrected lattice fit of the first frequencies (`estimateStep`); on it, each
+ * DCT coefficients near multiples of the first steps. On a sample of blocks per grid shift, the mean chance-corrected
+ * lattice fit of the first frequencies (`estimateStep`) gives the last grid (the best fit) and the first (the best of
+ * the 49 shifts that share no axis with the last, if it stands out from their median); on it, each
  * block's log-likelihood ratio of "on the lattice" (wrapped distance d to the nearest multiple, Gaussian of the robust
  * spread of d) against "uniform" (1 / q1) is summed. Map `nadq-absent-probability` = 1 / (1 + e^L), the probability
  * that a block lacks the first grid; uniform 0.5 with stat `found` 0 when no shifted grid stands out.
@@ -55,20 +55,26 @@ export function nonAlignedDoubleQuantisation(image: PixelBuffer, options: NonAli
   expectNumberInRange('clamp', o.clamp, 0, 100);
   const { width, height } = image;
   const luma = jpegLuma(image);
-  const last = estimateJpegGrid(luma, width, height);
   const freqs = ZIGZAG.slice(0, o.frequencies);
+  // Lattice fit of every grid shift on a sample of its blocks. The last compression's grid fits best (its
+  // coefficients are multiples of the steps up to rounding); blocking alone can point at a coarser first grid.
   const fits = new Float64Array(64);
-  let best = -1, bestFit = -Infinity;
   for (let s = 0; s < 64; s++) {
     const sx = s & 7, sy = s >> 3;
-    // A shift that keeps one axis of the last grid still sees that axis's quantisation in the frequencies along it.
-    if (sx === last.offsetX || sy === last.offsetY) continue;
     const total = Math.floor((width - sx) / 8) * Math.floor((height - sy) / 8);
     const sample = sampleBlocks(total, o.searchBlocks);
     const plane = blockDct(luma, width, height, sx, sy, sample);
     let sum = 0;
     for (const k of freqs) sum += estimateStep(frequencyValues(plane, k, sample), sample.length, MAX_STEP, 0).fit;
     fits[s] = sum / freqs.length;
+  }
+  let lastShift = 0;
+  for (let s = 1; s < 64; s++) if (fits[s]! > fits[lastShift]!) lastShift = s;
+  const last = { offsetX: lastShift & 7, offsetY: lastShift >> 3 };
+  let best = -1, bestFit = -Infinity;
+  for (let s = 0; s < 64; s++) {
+    // A shift that keeps one axis of the last grid still sees that axis's quantisation in the frequencies along it.
+    if ((s & 7) === last.offsetX || s >> 3 === last.offsetY) continue;
     if (fits[s]! > bestFit) { bestFit = fits[s]!; best = s; }
   }
   const others = Float64Array.from(fits.filter((_, s) => (s & 7) !== last.offsetX && s >> 3 !== last.offsetY));
