@@ -20,7 +20,7 @@ export function latticeFit(values: Float32Array, count: number, step: number): {
     const c = values[i]!;
     if (Math.abs(c) <= ON_LATTICE) continue;
     samples++;
-    const d = Math.abs(c - step * Math.round(c / step));
+    const d = Math.abs(c - step * Math.floor(c / step + 0.5));
     if (d <= t && Math.abs(c) >= step - t) on++;
   }
   const chance = Math.min(1, (2 * t) / step);
