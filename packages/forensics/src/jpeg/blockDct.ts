@@ -63,20 +63,31 @@ export function blockDct(luma: Float32Array, width: number, height: number, offs
   return { coefficients, blocksX, blocksY, offsetX, offsetY };
 }
 
-/** One block's DCT into out[o..o+64): rows into `tmp`, then columns (a plain function: V8 optimises it better than a closure). */
+/**
+ * One block's DCT into out[o..o+64): rows into `tmp`, then columns, each 8-point transform split into its even and
+ * odd halves (even frequencies see f_j + f_(7-j), odd ones f_j - f_(7-j): 32 multiplications instead of 64). A plain
+ * function: V8 optimises it better than a closure.
+ */
 function dctBlock(luma: Float32Array, width: number, x0: number, y0: number, out: Float32Array, o: number, tmp: Float64Array): void {
   const B = DCT_BASIS;
   for (let y = 0; y < 8; y++) {
     const r = (y0 + y) * width + x0;
-    const f0 = luma[r]!, f1 = luma[r + 1]!, f2 = luma[r + 2]!, f3 = luma[r + 3]!, f4 = luma[r + 4]!, f5 = luma[r + 5]!, f6 = luma[r + 6]!, f7 = luma[r + 7]!;
-    for (let v = 0, k = 0; v < 8; v++, k += 8) {
-      tmp[y * 8 + v] = B[k]! * f0 + B[k + 1]! * f1 + B[k + 2]! * f2 + B[k + 3]! * f3 + B[k + 4]! * f4 + B[k + 5]! * f5 + B[k + 6]! * f6 + B[k + 7]! * f7;
+    const s0 = luma[r]! + luma[r + 7]!, s1 = luma[r + 1]! + luma[r + 6]!, s2 = luma[r + 2]! + luma[r + 5]!, s3 = luma[r + 3]! + luma[r + 4]!;
+    const d0 = luma[r]! - luma[r + 7]!, d1 = luma[r + 1]! - luma[r + 6]!, d2 = luma[r + 2]! - luma[r + 5]!, d3 = luma[r + 3]! - luma[r + 4]!;
+    const t = y * 8;
+    for (let v = 0; v < 8; v += 2) {
+      const k = v * 8;
+      tmp[t + v] = B[k]! * s0 + B[k + 1]! * s1 + B[k + 2]! * s2 + B[k + 3]! * s3;
+      tmp[t + v + 1] = B[k + 8]! * d0 + B[k + 9]! * d1 + B[k + 10]! * d2 + B[k + 11]! * d3;
     }
   }
   for (let v = 0; v < 8; v++) {
-    const t0 = tmp[v]!, t1 = tmp[8 + v]!, t2 = tmp[16 + v]!, t3 = tmp[24 + v]!, t4 = tmp[32 + v]!, t5 = tmp[40 + v]!, t6 = tmp[48 + v]!, t7 = tmp[56 + v]!;
-    for (let u = 0, k = 0; u < 8; u++, k += 8) {
-      out[o + k + v] = B[k]! * t0 + B[k + 1]! * t1 + B[k + 2]! * t2 + B[k + 3]! * t3 + B[k + 4]! * t4 + B[k + 5]! * t5 + B[k + 6]! * t6 + B[k + 7]! * t7;
+    const s0 = tmp[v]! + tmp[56 + v]!, s1 = tmp[8 + v]! + tmp[48 + v]!, s2 = tmp[16 + v]! + tmp[40 + v]!, s3 = tmp[24 + v]! + tmp[32 + v]!;
+    const d0 = tmp[v]! - tmp[56 + v]!, d1 = tmp[8 + v]! - tmp[48 + v]!, d2 = tmp[16 + v]! - tmp[40 + v]!, d3 = tmp[24 + v]! - tmp[32 + v]!;
+    for (let u = 0; u < 8; u += 2) {
+      const k = u * 8;
+      out[o + k + v] = B[k]! * s0 + B[k + 1]! * s1 + B[k + 2]! * s2 + B[k + 3]! * s3;
+      out[o + k + 8 + v] = B[k + 8]! * d0 + B[k + 9]! * d1 + B[k + 10]! * d2 + B[k + 11]! * d3;
     }
   }
 }
