@@ -7,7 +7,11 @@ export interface HuffmanTable {
   minCode: Int32Array;
   valPtr: Int32Array;
   values: Uint8Array;
+  /** For codes of at most LOOKUP_BITS bits: (length << 8 | value) by the next LOOKUP_BITS bits of the stream; 0 = longer. */
+  lookup: Int32Array;
 }
+
+const LOOKUP_BITS = 9;
 
 export function buildHuffman(counts: Uint8Array, values: Uint8Array): HuffmanTable {
   const maxCode = new Int32Array(18).fill(-1), valPtr = new Int32Array(17), minCode = new Int32Array(17);
@@ -21,41 +25,56 @@ export function buildHuffman(counts: Uint8Array, values: Uint8Array): HuffmanTab
     maxCode[l] = n ? code - 1 : -1;
     code <<= 1;
   }
-  return { maxCode, minCode, valPtr, values: Uint8Array.from(values) };
+  const lookup = new Int32Array(1 << LOOKUP_BITS);
+  for (let l = 1; l <= LOOKUP_BITS; l++) {
+    for (let c = minCode[l]!; c <= maxCode[l]!; c++) {
+      const entry = (l << 8) | values[valPtr[l]! + c - minCode[l]!]!;
+      lookup.fill(entry, c << (LOOKUP_BITS - l), (c + 1) << (LOOKUP_BITS - l));
+    }
+  }
+  return { maxCode, minCode, valPtr, values: Uint8Array.from(values), lookup };
 }
 
-/** Reads the entropy-coded segment bit by bit, removing stuffed zero bytes (F.1.2.3); past a marker it reads 0s. */
+/**
+ * Reads the entropy-coded segment, removing stuffed zero bytes (F.1.2.3), through a bit accumulator of up to 32 bits;
+ * at a marker the data has ended early and zeros are read (the marker stays in place).
+ */
 export class EntropyReader {
   private pos: number;
-  private buffer = 0;
+  private acc = 0;
   private count = 0;
   constructor(private readonly bytes: Uint8Array, start: number) {
     this.pos = start;
   }
 
-  bit(): number {
-    if (this.count === 0) {
-      const bytes = this.bytes;
+  /** Tops the accumulator up to more than 24 bits. */
+  private fill(): void {
+    const bytes = this.bytes;
+    while (this.count <= 24) {
       let b = 0;
       if (this.pos < bytes.length) {
         b = bytes[this.pos]!;
         if (b === 0xff) {
-          const next = bytes[this.pos + 1];
-          if (next === 0) this.pos += 2;
-          else b = 0; // a marker: the data ended early; feed zeros and leave the marker in place
+          if (bytes[this.pos + 1] === 0) this.pos += 2;
+          else b = 0;
         } else this.pos++;
       }
-      this.buffer = b;
-      this.count = 8;
+      this.acc = (this.acc << 8) | b;
+      this.count += 8;
     }
+  }
+
+  bit(): number {
+    if (this.count === 0) this.fill();
     this.count--;
-    return (this.buffer >> this.count) & 1;
+    return (this.acc >>> this.count) & 1;
   }
 
   receive(n: number): number {
-    let v = 0;
-    for (let i = 0; i < n; i++) v = (v << 1) | this.bit();
-    return v;
+    if (n === 0) return 0;
+    if (this.count < n) this.fill();
+    this.count -= n;
+    return (this.acc >>> this.count) & ((1 << n) - 1);
   }
 
   /** F.2.2.1 EXTEND: the signed value of an n-bit magnitude category. */
@@ -64,6 +83,12 @@ export class EntropyReader {
   }
 
   decode(t: HuffmanTable): number {
+    if (this.count < LOOKUP_BITS) this.fill();
+    const entry = t.lookup[(this.acc >>> (this.count - LOOKUP_BITS)) & ((1 << LOOKUP_BITS) - 1)]!;
+    if (entry !== 0) {
+      this.count -= entry >> 8;
+      return entry & 255;
+    }
     let code = this.bit(), l = 1;
     while (code > t.maxCode[l]!) {
       code = (code << 1) | this.bit();
@@ -72,9 +97,10 @@ export class EntropyReader {
     return t.values[t.valPtr[l]! + code - t.minCode[l]!]!;
   }
 
-  /** Skips to just after the next restart marker and drops the bits left in the byte. */
+  /** Skips to just after the next restart marker and drops the bits left. */
   restart(): void {
     this.count = 0;
+    this.acc = 0;
     const bytes = this.bytes;
     while (this.pos + 1 < bytes.length && !(bytes[this.pos] === 0xff && bytes[this.pos + 1]! >= 0xd0 && bytes[this.pos + 1]! <= 0xd7)) this.pos++;
     this.pos += 2;
