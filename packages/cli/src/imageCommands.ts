@@ -48,7 +48,7 @@ export async function forensicsCommand(argv: string[], out: Writable, usage: (me
     const underlay = await decodeImage(bytes);
     const maps = kernels.flatMap((outcome) =>
       outcome.state === 'completed' ? outcome.result.maps.map((map) => ({ stem: `${kernelRegistry[outcome.id].tool}.${outcome.id}.${map.name}`, map })) : []);
-    maps.push({ stem: `fused.${fused.map.name}`, map: fused.map });
+    maps.push({ stem: `fused.${fused.name}`, map: fused });
     {
       for (const { stem: name, map } of maps) {
         const stem = join(values.out, name);

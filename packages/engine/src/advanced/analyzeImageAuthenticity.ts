@@ -1,6 +1,6 @@
 import type { AiImageClassifier } from '@content-analysis/classifiers';
 import { analyzeImage, decodeImage, fuseMaps } from '@content-analysis/forensics';
-import type { ForensicsPool, FusedLocalisation, KernelId, KernelOutcome, PixelBuffer } from '@content-analysis/forensics';
+import type { ForensicMap, ForensicsPool, FusedLocalisation, KernelId, KernelOutcome, PixelBuffer } from '@content-analysis/forensics';
 import { checkImageInput, extractImageMetadata } from '@content-analysis/image-metadata';
 import type { DecodedPixels, ImageMetadataResult } from '@content-analysis/image-metadata';
 import { ApiError } from '../errors.js';
@@ -104,7 +104,7 @@ function tagsOf(metadata: ImageMetadataResult, label: string): string[] {
 export async function analyzeImageAuthenticity(
   bytes: Uint8Array,
   options: AuthenticityOptions = {},
-): Promise<{ report: AuthenticityReport; metadata: ImageMetadataResult; kernels: KernelOutcome[]; classification: ClassificationOutcome; fused: FusedLocalisation; width: number; height: number }> {
+): Promise<{ report: AuthenticityReport; metadata: ImageMetadataResult; kernels: KernelOutcome[]; classification: ClassificationOutcome; fused: ForensicMap; fusion: FusedLocalisation; width: number; height: number }> {
   const elaQuality = options.elaQuality ?? 90;
   const injected = options.classifier;
   let metadata: ImageMetadataResult;
@@ -135,8 +135,8 @@ export async function analyzeImageAuthenticity(
     throw error;
   }
   const tools = [classifyImageReport(classification, metadata), ...toolReports(metadata, kernels, elaQuality)];
-  const fused = fuseMaps(kernels, width, height);
-  const decision = decide(metadata, classification.state === 'completed' ? classification.classification : undefined, fused);
+  const fusion = fuseMaps(kernels, width, height);
+  const decision = decide(metadata, classification.state === 'completed' ? classification.classification : undefined, fusion);
   const side = decision.inconclusive
     ? 'The pixels were not conclusive and nothing in the file declares AI generation'
     : decision.label === 'AI-Generated' ? 'AI-generated' : 'No sign of AI generation';
@@ -164,7 +164,9 @@ export async function analyzeImageAuthenticity(
     metadata,
     kernels,
     classification,
-    fused,
+    // The fused map as a report draws it beside the image (`ReportableAnalysis.fused`); its score and kernels in `fusion`.
+    fused: fusion.map,
+    fusion,
     width,
     height,
   };
