@@ -14,6 +14,11 @@ export interface DctPlane {
   offsetY: number;
   /** The quantisation steps per frequency (8 u + v) when known (read from a JPEG file), else undefined. */
   table?: Uint16Array;
+  /**
+   * Set when only these blocks were transformed (`blockDct`'s `only`): `coefficients` then holds them compactly,
+   * the i-th listed block at i * 64.
+   */
+  sampled?: Int32Array;
 }
 
 /** cos table of the orthonormal 8-point DCT-II: BASIS[8 u + x] = a(u) cos((2x + 1) u pi / 16). */
@@ -45,18 +50,19 @@ export function jpegLuma(image: PixelBuffer): Float32Array {
 
 /**
  * The DCT of every whole 8x8 block of `luma` (width x height) on the grid starting at (offsetX, offsetY), or of the
- * blocks listed by index in `only` (every other block left at 0). Separable: rows then columns.
+ * blocks listed by index in `only`, stored compactly in that order (`sampled`). Separable: rows then columns.
  */
 export function blockDct(luma: Float32Array, width: number, height: number, offsetX = 0, offsetY = 0, only?: Int32Array): DctPlane {
   const blocksX = Math.max(0, Math.floor((width - offsetX) / 8));
   const blocksY = Math.max(0, Math.floor((height - offsetY) / 8));
-  const coefficients = new Float32Array(blocksX * blocksY * 64);
+  const coefficients = new Float32Array((only ? only.length : blocksX * blocksY) * 64);
   const tmp = new Float64Array(64);
   if (only) {
     for (let i = 0; i < only.length; i++) {
       const b = only[i]!, bx = b % blocksX, by = (b - bx) / blocksX;
-      dctBlock(luma, width, offsetX + bx * 8, offsetY + by * 8, coefficients, b * 64, tmp);
+      dctBlock(luma, width, offsetX + bx * 8, offsetY + by * 8, coefficients, i * 64, tmp);
     }
+    return { coefficients, blocksX, blocksY, offsetX, offsetY, sampled: only };
   } else {
     for (let by = 0, b = 0; by < blocksY; by++) for (let bx = 0; bx < blocksX; bx++, b++) dctBlock(luma, width, offsetX + bx * 8, offsetY + by * 8, coefficients, b * 64, tmp);
   }

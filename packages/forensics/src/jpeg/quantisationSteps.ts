@@ -47,8 +47,14 @@ export function estimateStep(values: Float32Array, count: number, maxStep = 64, 
   return { step: 1, fit: best };
 }
 
-/** The coefficients of frequency k (8 u + v) of the listed blocks (all when `blocks` is undefined). */
+/** The coefficients of frequency k (8 u + v) of the listed blocks (all when `blocks` is undefined; a sampled plane's own). */
 export function frequencyValues(plane: DctPlane, k: number, blocks?: Int32Array): Float32Array {
+  if (plane.sampled) {
+    // A sampled plane holds exactly its listed blocks, in order (the same list the caller sampled).
+    const out = new Float32Array(plane.sampled.length);
+    for (let i = 0; i < out.length; i++) out[i] = plane.coefficients[i * 64 + k]!;
+    return out;
+  }
   const n = blocks ? blocks.length : plane.blocksX * plane.blocksY;
   const out = new Float32Array(n);
   for (let i = 0; i < n; i++) out[i] = plane.coefficients[(blocks ? blocks[i]! : i) * 64 + k]!;

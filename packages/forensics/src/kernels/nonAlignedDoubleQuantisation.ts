@@ -34,6 +34,8 @@ export const nonAlignedDoubleQuantisationDefaults: Readonly<Required<NonAlignedD
 
 /** Largest first step looked for on a shifted grid. */
 const MAX_STEP = 40;
+/** Blocks the first steps and their spreads are estimated from (all blocks when fewer). */
+const FIT_BLOCKS = 40_000;
 
 /**
  * Non-aligned double JPEG compression (NA-DQ) map, after Bianchi and Piva 2012 (IEEE TIFS 7(3)): an image whose
@@ -80,19 +82,26 @@ export function nonAlignedDoubleQuantisation(image: PixelBuffer, options: NonAli
   const others = Float64Array.from(fits.filter((_, s) => (s & 7) !== last.offsetX && s >> 3 !== last.offsetY));
   const contrast = bestFit - medianFloat64InPlace(others, others.length);
   const sx = best & 7, sy = best >> 3;
-  const plane = blockDct(luma, width, height, sx, sy);
+  const found = contrast >= o.minContrast;
+  // Without a first grid the map is uniform: the full-size DCT is computed only when there is one.
+  const plane = found
+    ? blockDct(luma, width, height, sx, sy)
+    : { blocksX: Math.floor((width - sx) / 8), blocksY: Math.floor((height - sy) / 8), offsetX: sx, offsetY: sy };
   const blocks = plane.blocksX * plane.blocksY;
   const llr = new Float64Array(blocks);
   let used = 0;
-  if (contrast >= o.minContrast) {
+  if ('coefficients' in plane) {
+    // Steps and spreads from at most FIT_BLOCKS blocks spread over the image (all of them below 2.6 MP).
+    const fitSample = sampleBlocks(blocks, FIT_BLOCKS);
     for (const k of freqs) {
       const values = frequencyValues(plane, k);
-      const { step: q1 } = estimateStep(values, values.length, MAX_STEP);
+      const sampled = frequencyValues(plane, k, fitSample);
+      const { step: q1 } = estimateStep(sampled, sampled.length, MAX_STEP);
       if (q1 < 2) continue;
-      const d = new Float64Array(blocks);
+      const d = new Float64Array(sampled.length);
       let m = 0;
-      for (let b = 0; b < blocks; b++) {
-        const c = values[b]!;
+      for (let i = 0; i < sampled.length; i++) {
+        const c = sampled[i]!;
         if (Math.abs(c) < q1 / 2) continue;
         d[m++] = Math.abs(c - q1 * Math.round(c / q1));
       }
