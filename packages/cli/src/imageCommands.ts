@@ -32,7 +32,8 @@ export async function imageMetadataCommand(argv: string[], out: Writable, usage:
  * `forensics <image> [--out dir] [--report file.html]`: prints the advanced analysis as JSON, the API's result with
  * its `cost` (no `balance`: nothing is charged); with --out, writes per map a heatmap over
  * the image (`<tool>.<kernel>.<map>.heatmap.png`), the raw map as 16-bit grayscale (`<tool>.<kernel>.<map>.raw.png`)
- * and its scale (`<tool>.<kernel>.<map>.raw.json`); with --report, one self-contained HTML page of the same analysis.
+ * and its scale (`<tool>.<kernel>.<map>.raw.json`), the fused map as `fused.fused-tamper-probability.*`; with --report,
+ * one self-contained HTML page of the same analysis.
  */
 export async function forensicsCommand(argv: string[], out: Writable, usage: (message: string) => Error): Promise<number> {
   const { values, positionals } = parseCommandLine(argv, { out: { type: 'string' }, report: { type: 'string' } });
@@ -40,16 +41,17 @@ export async function forensicsCommand(argv: string[], out: Writable, usage: (me
   if (values.report === '') throw usage('forensics: --report needs a file name');
   const bytes = await readImage(positionals[0]!);
   const analysis = await analyzeImageAuthenticity(bytes);
-  const { report, kernels } = analysis;
+  const { report, kernels, fused } = analysis;
   const written: string[] = [];
   if (values.out !== undefined) {
     mkdirSync(values.out, { recursive: true });
     const underlay = await decodeImage(bytes);
-    for (const outcome of kernels) {
-      if (outcome.state !== 'completed') continue;
-      const tool = kernelRegistry[outcome.id].tool;
-      for (const map of outcome.result.maps) {
-        const stem = join(values.out, `${tool}.${outcome.id}.${map.name}`);
+    const maps = kernels.flatMap((outcome) =>
+      outcome.state === 'completed' ? outcome.result.maps.map((map) => ({ stem: `${kernelRegistry[outcome.id].tool}.${outcome.id}.${map.name}`, map })) : []);
+    maps.push({ stem: `fused.${fused.name}`, map: fused });
+    {
+      for (const { stem: name, map } of maps) {
+        const stem = join(values.out, name);
         if (map.cellSize > 0) {
           writeFileSync(`${stem}.heatmap.png`, await renderHeatmap(map, { underlay }));
           written.push(`${stem}.heatmap.png`);

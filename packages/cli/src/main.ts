@@ -6,6 +6,7 @@ import { calibrateCommand, readCalibrationProfile } from './calibrate.js';
 import { asksForHelp, parseCommandLine } from './commandLine.js';
 import { CliError, UsageError } from './errors.js';
 import { forensicsCommand, imageMetadataCommand } from './imageCommands.js';
+import { forensicsBenchCommand } from './forensicsBench.js';
 import { loadDocuments, missingCollection, servicesFrom } from './collections.js';
 import { MODEL_FLAGS, pluggedEngineOptions } from './customModels.js';
 import { assertNotDirectory, readImageInput, readStream, readTextInput } from './inputs.js';
@@ -146,6 +147,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (command === 'index') return indexCommand(rest, io);
     if (command === 'image-metadata') return await imageMetadataCommand(rest, io.stdout, (m) => new UsageError(m));
     if (command === 'forensics') return await forensicsCommand(rest, io.stdout, (m) => new UsageError(m));
+    if (command === 'forensics-bench') return await forensicsBenchCommand(rest, io.stdout, (m) => new UsageError(m));
     if (command === 'openapi') {
       writeJson(io.stdout, openApiDocument(engine.features));
       return 0;

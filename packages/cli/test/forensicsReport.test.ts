@@ -57,9 +57,10 @@ describe('forensics --report', () => {
     expect(html.startsWith('<!doctype html>')).toBe(true);
     expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:;`);
     const sources = [...html.matchAll(/<img src="([^"]*)"/g)].map((m) => m[1]!.slice(0, 22));
-    // The image, six main maps and seven further maps (ELA 1, median residual 1, both CFA 1 each, edge anomaly 3).
-    expect(sources).toHaveLength(14);
-    expect(sources.filter((s) => s === 'data:image/png;base64,')).toHaveLength(13);
+    // The image, the fused map, ten main maps (six tools, four JPEG-domain kernels) and seven further maps (ELA 1,
+    // median residual 1, both CFA 1 each, edge anomaly 3).
+    expect(sources).toHaveLength(19);
+    expect(sources.filter((s) => s === 'data:image/png;base64,')).toHaveLength(18);
     const io = captureIo();
     expect(await main(['forensics', FIXTURE, '--report', ''], io)).toBe(2);
     expect(io.err()).toContain('forensics: --report needs a file name');
@@ -92,13 +93,13 @@ describe.skipIf(!present && !required)('forensics --report in headless Chromium'
     await page.goto(url, { waitUntil: 'load' });
     expect(await page.locator('h1').textContent()).toBe(result.title);
     expect(await page.locator('.verdict .badge').textContent()).toBe(result.authenticity);
-    // Six kernels, six panels in the grid with a heat map and a colour scale of five labelled values each.
+    // Ten kernels, ten panels in the grid with a heat map and a colour scale of five labelled values each.
     const panels = page.locator('.lead ~ .grid > .panel');
-    expect(await panels.count()).toBe(6);
-    expect(await page.locator('.lead ~ .grid > .panel .ticks span').count()).toBe(30);
+    expect(await panels.count()).toBe(10);
+    expect(await page.locator('.lead ~ .grid > .panel .ticks span').count()).toBe(50);
     expect(await panels.first().locator('h3').textContent()).toBe('Error level analysis');
     const images = await page.$$eval('img', (all) => all.map((i) => ({ loaded: i.complete && i.naturalWidth > 0, src: i.src.slice(0, 22) })));
-    expect(images).toHaveLength(14); // the image, six main maps, seven further maps (folded, loaded all the same)
+    expect(images).toHaveLength(19); // the image, the fused map, ten main maps, seven further maps (folded, loaded all the same)
     expect(images.filter((i) => !i.loaded)).toEqual([]);
     expect(new Set(images.map((i) => i.src.slice(0, 15)))).toEqual(new Set(['data:image/jpeg', 'data:image/png;']));
     expect(requests.filter((r) => r !== url && !r.startsWith('data:'))).toEqual([]);

@@ -1,6 +1,8 @@
 import { decodeImage, recompressJpeg } from './decodeImage.js';
 import type { DecodeImageOptions } from './decodeImage.js';
-import { ForensicsError } from './errors.js';
+import { ForensicsError, JpegCoefficientsError } from './errors.js';
+import type { DctPlane } from './jpeg/blockDct.js';
+import { readJpegCoefficients } from './jpeg/readJpegCoefficients.js';
 import type { ForensicsPool } from './pool.js';
 import { KERNEL_IDS, getKernel } from './registry.js';
 import type { KernelId } from './registry.js';
@@ -30,6 +32,19 @@ export interface AnalyzeImageOptions extends DecodeImageOptions {
    * @default undefined
    */
   pool?: ForensicsPool;
+  /**
+   * For JPEG bytes, read the file's own luma DCT coefficients and quantisation table (`readJpegCoefficients`) for
+   * the JPEG-domain kernels that take them (`dq-aligned`, `jpeg-ghost`); a file it cannot read (arithmetic-coded,
+   * 12-bit) falls back to the DCT of the pixels.
+   * @default true
+   */
+  jpegCoefficients?: boolean;
+  /**
+   * The encoded file that decoded `input` pixels came from, so that `jpegCoefficients` can read a JPEG's own
+   * coefficients when the caller decoded it already.
+   * @default undefined
+   */
+  sourceBytes?: Uint8Array;
 }
 
 /** One kernel's outcome: a failing kernel reports its error and the others still come back. */
@@ -54,6 +69,8 @@ export async function analyzeImage(input: Uint8Array | PixelBuffer, options: Ana
   const quality = options.elaQuality ?? 90;
   expectIntegerInRange('elaQuality', quality, 1, 100);
   const image = input instanceof Uint8Array ? await decodeImage(input, options) : input;
+  const source = input instanceof Uint8Array ? input : options.sourceBytes;
+  const dct = source && options.jpegCoefficients !== false && ids.some((id) => DCT_KERNELS.includes(id)) ? fileCoefficients(source, image) : undefined;
   // The JPEG round trip runs in sharp's threads while the kernels that do not need it run.
   const pending = ids.includes('ela') ? recompressJpeg(image, { quality }) : undefined;
   pending?.catch(() => undefined);
@@ -72,7 +89,7 @@ export async function analyzeImage(input: Uint8Array | PixelBuffer, options: Ana
     const recompressed = kernel.needsRecompressed ? await pending : undefined;
     const started = performance.now();
     try {
-      const input = { image, recompressed, luma: kernel.usesLuma ? await lumaPlanes() : undefined };
+      const input = { image, recompressed, luma: kernel.usesLuma ? await lumaPlanes() : undefined, ...(dct && DCT_KERNELS.includes(id) ? { dct } : {}) };
       const result = options.pool ? await options.pool.run(id, input, kernelOptions) : kernel.run(input, kernelOptions);
       return { state: 'completed', id, version: kernel.version, ms: performance.now() - started, result };
     } catch (error) {
@@ -98,12 +115,32 @@ export async function analyzeImage(input: Uint8Array | PixelBuffer, options: Ana
   return { width: image.width, height: image.height, kernels: outcomes };
 }
 
+/** The kernels that read a JPEG file's own coefficients when given them. */
+const DCT_KERNELS: readonly KernelId[] = ['dq-aligned', 'jpeg-ghost'];
+
+/**
+ * The luma coefficients of JPEG bytes, or undefined for other formats and for JPEGs the reader does not take
+ * (those kernels then work from the pixels). The blocks must cover the decoded image's grid.
+ */
+function fileCoefficients(bytes: Uint8Array, image: PixelBuffer): DctPlane | undefined {
+  if (bytes[0] !== 0xff || bytes[1] !== 0xd8) return undefined;
+  try {
+    const plane = readJpegCoefficients(bytes);
+    return plane.blocksX === Math.floor(image.width / 8) && plane.blocksY === Math.floor(image.height / 8) ? plane : undefined;
+  } catch (error) {
+    if (error instanceof JpegCoefficientsError) return undefined;
+    throw error;
+  }
+}
+
 /**
  * Dispatch order by typical cost (benchmarks/forensics), most expensive first; ELA last as it waits for sharp. The
  * CFA kernels go first also because in a pool they split into one band per thread and finish with a merge on this
  * thread, which then overlaps the other kernels instead of trailing them.
  */
-const DISPATCH_ORDER: readonly KernelId[] = ['cfa-reinterpolation', 'cfa-variance', 'median-residual', 'edge-anomaly', 'wavelet-noise', 'spectral', 'ela'];
+const DISPATCH_ORDER: readonly KernelId[] = [
+  'dq-nonaligned', 'cfa-reinterpolation', 'cfa-variance', 'dq-aligned', 'jpeg-ghost', 'median-residual', 'edge-anomaly', 'wavelet-noise', 'jpeg-grid', 'spectral', 'ela',
+];
 
 function dispatchRank(id: KernelId): number {
   return DISPATCH_ORDER.indexOf(id);

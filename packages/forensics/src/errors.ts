@@ -37,3 +37,10 @@ export class UnknownKernelError extends ForensicsError {
     super('ERR_FORENSICS_UNKNOWN_KERNEL', `Unknown kernel "${id}"; known kernels: ${known.join(', ')}`);
   }
 }
+
+/** The bytes are not a JPEG whose coefficients this package can read (not a JPEG, progressive, arithmetic, 12-bit). */
+export class JpegCoefficientsError extends ForensicsError {
+  constructor(message: string) {
+    super('ERR_FORENSICS_JPEG_COEFFICIENTS', message);
+  }
+}

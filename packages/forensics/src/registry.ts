@@ -13,11 +13,16 @@ import { spectralPeaksDefaults, spectralPeaksFromLuma } from './kernels/spectral
 import { waveletBlocks, waveletNoiseBand, waveletNoiseFromBands, waveletNoiseFromLuma, waveletNoiseMapDefaults, waveletNoiseOptions } from './kernels/waveletNoiseMap.js';
 import type { WaveletNoiseMapOptions } from './kernels/waveletNoiseMap.js';
 import type { LumaPlanes } from './internal/luma.js';
+import type { DctPlane } from './jpeg/blockDct.js';
+import { alignedDoubleQuantisation, alignedDoubleQuantisationDefaults } from './kernels/alignedDoubleQuantisation.js';
+import { blockArtefactGridDefaults, blockArtefactGridMap } from './kernels/blockArtefactGridMap.js';
+import { jpegGhostDefaults, jpegGhostMap } from './kernels/jpegGhostMap.js';
+import { nonAlignedDoubleQuantisation, nonAlignedDoubleQuantisationDefaults } from './kernels/nonAlignedDoubleQuantisation.js';
 import { UnknownKernelError } from './errors.js';
 import type { KernelResult, PixelBuffer } from './types.js';
 
 /** Tool ids of the advanced image detection endpoint that kernels report under. */
-export type AdvancedToolId = 'ela_image' | 'residual_noise_maps' | 'cfa_pattern_analysis' | 'edge_anomaly_heat_map' | 'spectral_analysis';
+export type AdvancedToolId = 'ela_image' | 'residual_noise_maps' | 'cfa_pattern_analysis' | 'edge_anomaly_heat_map' | 'spectral_analysis' | 'jpeg_analysis';
 
 /**
  * What a kernel runs on: the decoded image and, for ELA, the same image after a JPEG round trip; for the kernels that
@@ -27,6 +32,11 @@ export interface KernelInput {
   image: PixelBuffer;
   recompressed?: PixelBuffer;
   luma?: LumaPlanes;
+  /**
+   * The luma DCT coefficients and quantisation table read from the JPEG file itself (`readJpegCoefficients`); the
+   * JPEG-domain kernels use them instead of the blockwise DCT of the pixels when present.
+   */
+  dct?: DctPlane;
 }
 
 export interface KernelEntry {
@@ -225,7 +235,10 @@ const waveletNoiseBands: KernelBands = {
   },
 };
 
-export const KERNEL_IDS = ['ela', 'wavelet-noise', 'median-residual', 'cfa-variance', 'cfa-reinterpolation', 'edge-anomaly', 'spectral'] as const;
+export const KERNEL_IDS = [
+  'ela', 'wavelet-noise', 'median-residual', 'cfa-variance', 'cfa-reinterpolation', 'edge-anomaly', 'spectral',
+  'dq-aligned', 'dq-nonaligned', 'jpeg-grid', 'jpeg-ghost',
+] as const;
 export type KernelId = (typeof KERNEL_IDS)[number];
 
 function needsRecompressed(input: KernelInput): PixelBuffer {
@@ -249,6 +262,14 @@ export const kernelRegistry: Readonly<Record<KernelId, KernelEntry>> = {
     run: (input, options) => edgeAnomalyFromLuma(input.image, options, input.luma?.luma), bands: edgeAnomalyBands },
   spectral: { id: 'spectral', tool: 'spectral_analysis', version: '1', defaults: spectralPeaksDefaults, needsRecompressed: false, usesLuma: true,
     run: (input, options) => spectralPeaksFromLuma(input.image, options, input.luma?.luma) },
+  'dq-aligned': { id: 'dq-aligned', tool: 'jpeg_analysis', version: '1', defaults: alignedDoubleQuantisationDefaults, needsRecompressed: false, usesLuma: false,
+    run: (input, options) => alignedDoubleQuantisation(input.image, options, input.dct) },
+  'dq-nonaligned': { id: 'dq-nonaligned', tool: 'jpeg_analysis', version: '1', defaults: nonAlignedDoubleQuantisationDefaults, needsRecompressed: false, usesLuma: false,
+    run: (input, options) => nonAlignedDoubleQuantisation(input.image, options) },
+  'jpeg-grid': { id: 'jpeg-grid', tool: 'jpeg_analysis', version: '1', defaults: blockArtefactGridDefaults, needsRecompressed: false, usesLuma: false,
+    run: (input, options) => blockArtefactGridMap(input.image, options) },
+  'jpeg-ghost': { id: 'jpeg-ghost', tool: 'jpeg_analysis', version: '1', defaults: jpegGhostDefaults, needsRecompressed: false, usesLuma: false,
+    run: (input, options) => jpegGhostMap(input.image, options, input.dct) },
 };
 
 /** The registry entry for `id`; throws UnknownKernelError for ids it does not hold. */

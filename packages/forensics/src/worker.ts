@@ -3,6 +3,7 @@ import { getKernel } from './registry.js';
 import type { KernelId } from './registry.js';
 import { studioLumaPlanesRows } from './internal/luma.js';
 import type { LumaPlanes } from './internal/luma.js';
+import type { DctPlane } from './jpeg/blockDct.js';
 import type { KernelResult, PixelBuffer } from './types.js';
 
 export interface WorkerTask {
@@ -10,6 +11,7 @@ export interface WorkerTask {
   image: PixelBuffer;
   recompressed: PixelBuffer | undefined;
   luma: LumaPlanes | undefined;
+  dct?: DctPlane | undefined;
   options: Record<string, unknown> | undefined;
 }
 
@@ -25,7 +27,7 @@ export interface BandTask {
 
 /** Piscina task handler: runs one registry kernel and moves its map buffers back to the caller. */
 export default function runKernelTask(task: WorkerTask): unknown {
-  const result: KernelResult = getKernel(task.id).run({ image: task.image, recompressed: task.recompressed, luma: task.luma }, task.options);
+  const result: KernelResult = getKernel(task.id).run({ image: task.image, recompressed: task.recompressed, luma: task.luma, ...(task.dct ? { dct: task.dct } : {}) }, task.options);
   const buffers = result.maps.map((m) => m.data.buffer).filter((b): b is ArrayBuffer => !(b instanceof SharedArrayBuffer));
   const transferable = {
     get [Piscina.transferableSymbol]() { return buffers; },

@@ -121,15 +121,15 @@ describe('kernelReportMaps', () => {
   it('puts each kernel\'s main map in the grid, its other maps apart, and shows kernels it does not know by their ids', () => {
     const panels = kernelReportMaps([
       completed('ela', [map('ela', [1, 2], 2, 1), map('ela-block-mean', [1], 1, 16)], 0.25),
-      completed('jpeg-ghost', [map('ghost-q75', [0, 1], 2)], 0.5),
+      completed('noise-print', [map('noise-print-q75', [0, 1], 2)], 0.5),
       { state: 'errored', id: 'edge-anomaly', version: '1', error: { code: 'ERR_FORENSICS_KERNEL_FAILED', message: 'boom' } },
       completed('spectral', [{ ...map('pmap-spectrum', [1], 1), cellSize: 0 }], 0.1),
     ]);
     expect(panels.map((p) => [p.name, p.secondary ?? false])).toEqual([
-      ['Error level analysis', false], ['jpeg-ghost', false], ['Edge anomaly', false], ['Error level analysis: ela-block-mean', true],
+      ['Error level analysis', false], ['noise-print', false], ['Edge anomaly', false], ['Error level analysis: ela-block-mean', true],
     ]);
     expect(panels[0]).toMatchObject({ detail: 'ela_image · ela', note: 'Score 0.25 · map ela, 2x1 pixels' });
-    expect(panels[1]).toMatchObject({ detail: 'jpeg-ghost', scaleLabel: 'ghost-q75' });
+    expect(panels[1]).toMatchObject({ detail: 'noise-print', scaleLabel: 'noise-print-q75' });
     expect(panels[2]).toMatchObject({ error: 'boom (ERR_FORENSICS_KERNEL_FAILED)' });
   });
 });

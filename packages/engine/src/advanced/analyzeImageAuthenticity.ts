@@ -1,6 +1,6 @@
 import type { AiImageClassifier } from '@content-analysis/classifiers';
-import { analyzeImage, decodeImage } from '@content-analysis/forensics';
-import type { ForensicsPool, KernelId, KernelOutcome, PixelBuffer } from '@content-analysis/forensics';
+import { analyzeImage, decodeImage, fuseMaps } from '@content-analysis/forensics';
+import type { ForensicMap, ForensicsPool, FusedLocalisation, KernelId, KernelOutcome, PixelBuffer } from '@content-analysis/forensics';
 import { checkImageInput, extractImageMetadata } from '@content-analysis/image-metadata';
 import type { DecodedPixels, ImageMetadataResult } from '@content-analysis/image-metadata';
 import { ApiError } from '../errors.js';
@@ -14,8 +14,14 @@ import { decide } from './decide.js';
 import { toolReports } from './toolReports.js';
 import type { ToolReport } from './toolReports.js';
 
-/** The kernels behind the spec's forensic tools (the spectral kernel has no tool id in the spec). */
-export const ADVANCED_KERNELS: readonly KernelId[] = ['ela', 'wavelet-noise', 'median-residual', 'cfa-variance', 'cfa-reinterpolation', 'edge-anomaly'];
+/**
+ * The kernels behind the spec's forensic tools (the spectral kernel has no tool id in the spec) and the JPEG-domain
+ * kernels, which have no tool id either but enter the fused map that `authenticity` is taken from.
+ */
+export const ADVANCED_KERNELS: readonly KernelId[] = [
+  'ela', 'wavelet-noise', 'median-residual', 'cfa-variance', 'cfa-reinterpolation', 'edge-anomaly',
+  'dq-aligned', 'dq-nonaligned', 'jpeg-grid', 'jpeg-ghost',
+];
 
 export interface AuthenticityOptions {
   /** Worker pool for the forensic kernels. @default none: they run one after another on this thread */
@@ -98,11 +104,12 @@ function tagsOf(metadata: ImageMetadataResult, label: string): string[] {
 export async function analyzeImageAuthenticity(
   bytes: Uint8Array,
   options: AuthenticityOptions = {},
-): Promise<{ report: AuthenticityReport; metadata: ImageMetadataResult; kernels: KernelOutcome[]; classification: ClassificationOutcome }> {
+): Promise<{ report: AuthenticityReport; metadata: ImageMetadataResult; kernels: KernelOutcome[]; classification: ClassificationOutcome; fused: ForensicMap; fusion: FusedLocalisation; width: number; height: number }> {
   const elaQuality = options.elaQuality ?? 90;
   const injected = options.classifier;
   let metadata: ImageMetadataResult;
   let kernels: KernelOutcome[];
+  let width: number, height: number;
   let classification: ClassificationOutcome;
   try {
     const metadataOptions = { maxBytes: options.maxBytes ?? 25 * 1024 * 1024, minDimension: MIN_IMAGE_DIMENSION };
@@ -111,7 +118,7 @@ export async function analyzeImageAuthenticity(
     // classifier's failure is an outcome, never a rejection.
     const checked = await checkImageInput(bytes, metadataOptions);
     // Nothing is decoded before the image's pixels fit in the process's budget (a refusal is 503, uncharged).
-    [metadata, { kernels }, classification] = await (options.pixelBudget ?? processPixelBudget).run(checked.width * checked.height * ADVANCED_PIXEL_WEIGHT, () => {
+    [metadata, { kernels, width, height }, classification] = await (options.pixelBudget ?? processPixelBudget).run(checked.width * checked.height * ADVANCED_PIXEL_WEIGHT, () => {
       // One full decode serves the kernels and the watermark decoder, which wants the EXIF-oriented pixels: the
       // kernels' stored grid is that only at orientation 1; otherwise the metadata tool decodes its own.
       const pixels = decodeImage(bytes);
@@ -119,7 +126,7 @@ export async function analyzeImageAuthenticity(
       return Promise.all([
         // decodeImage gives 8-bit pixels; the metadata tool checks their size and type before reading them.
         extractImageMetadata(bytes, { ...metadataOptions, ...(checked.orientation === 1 ? { pixels: pixels.then(asDecodedPixels) } : {}) }),
-        pixels.then((image) => analyzeImage(image, { kernels: ADVANCED_KERNELS, elaQuality, ...(options.pool ? { pool: options.pool } : {}) })),
+        pixels.then((image) => analyzeImage(image, { kernels: ADVANCED_KERNELS, elaQuality, sourceBytes: bytes, ...(options.pool ? { pool: options.pool } : {}) })),
         classifyOutcome(injected ? () => injected : defaultImageClassifier, bytes),
       ]);
     });
@@ -128,13 +135,14 @@ export async function analyzeImageAuthenticity(
     throw error;
   }
   const tools = [classifyImageReport(classification, metadata), ...toolReports(metadata, kernels, elaQuality)];
-  const decision = decide(metadata, classification.state === 'completed' ? classification.classification : undefined);
+  const fusion = fuseMaps(kernels, width, height);
+  const decision = decide(metadata, classification.state === 'completed' ? classification.classification : undefined, fusion);
   const side = decision.inconclusive
     ? 'The pixels were not conclusive and nothing in the file declares AI generation'
     : decision.label === 'AI-Generated' ? 'AI-generated' : 'No sign of AI generation';
   const conclusion =
     `${side} (${decision.confidence.toLowerCase()} confidence); ` +
-    `${decision.authenticity === 'Manipulated' ? 'manipulated: its content credentials no longer match the image' : 'no evidence of manipulation found'}.`;
+    `${decision.authenticity === 'Manipulated' ? (decision.manipulatedBy === 'credentials' ? 'manipulated: its content credentials no longer match the image' : 'manipulated: the forensic maps agree on a tampered region') : 'no evidence of manipulation found'}.`;
   const analysis = [
     `${conclusion[0]!.toUpperCase()}${conclusion.slice(1)}`,
     ...decision.reasons,
@@ -156,5 +164,10 @@ export async function analyzeImageAuthenticity(
     metadata,
     kernels,
     classification,
+    // The fused map as a report draws it beside the image (`ReportableAnalysis.fused`); its score and kernels in `fusion`.
+    fused: fusion.map,
+    fusion,
+    width,
+    height,
   };
 }

@@ -60,6 +60,26 @@ const METHOD_LABELS: Record<string, MethodLabels> = {
       'blocking-inconsistency': 'robust |z| of JPEG blocking against the neighbourhood',
     },
   },
+  'dq-aligned': {
+    title: 'Aligned double quantisation',
+    primary: 'adq-single-probability',
+    scales: { 'adq-single-probability': 'probability that the block was JPEG-compressed once (Bianchi and Piva 2012)' },
+  },
+  'dq-nonaligned': {
+    title: 'Non-aligned double quantisation',
+    primary: 'nadq-absent-probability',
+    scales: { 'nadq-absent-probability': 'probability that the block lacks the first compression\'s shifted grid' },
+  },
+  'jpeg-grid': {
+    title: 'JPEG grid (block artefact grid)',
+    primary: 'grid-misalignment',
+    scales: { 'grid-misalignment': 'how much another 8x8 grid phase dominates locally (Li, Yuan and Yu 2009)' },
+  },
+  'jpeg-ghost': {
+    title: 'JPEG ghosts',
+    primary: 'ghost-dip',
+    scales: { 'ghost-dip': 'largest dip below the image\'s requantisation curve (Farid 2009)' },
+  },
 };
 
 function cells(map: ForensicMap): string {

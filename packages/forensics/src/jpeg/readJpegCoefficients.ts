@@ -1,0 +1,204 @@
+import { JpegCoefficientsError } from '../errors.js';
+import type { DctPlane } from './blockDct.js';
+import { ZIGZAG } from './blockDct.js';
+import { buildHuffman, EntropyReader } from './entropyReader.js';
+import type { HuffmanTable } from './entropyReader.js';
+
+/** One frame component and its quantised coefficients over its MCU-padded block grid. */
+interface Component {
+  id: number;
+  h: number;
+  v: number;
+  tq: number;
+  /** Blocks per line and column of the padded grid (whole MCUs). */
+  gridX: number;
+  gridY: number;
+  /** Blocks covering the component's own samples (what a non-interleaved scan walks). */
+  ownX: number;
+  ownY: number;
+  blocks: Int32Array;
+  pred: number;
+}
+
+const fail = (m: string): never => { throw new JpegCoefficientsError(m); };
+
+/**
+ * Reads the luma DCT coefficients and quantisation table of a Huffman-coded 8-bit JPEG, baseline, extended
+ * sequential or progressive (ITU-T T.81: SOF0, SOF1, SOF2), without decoding to pixels: every scan is entropy-decoded
+ * into the components' coefficient arrays (annex F for sequential, G.1.2 for progressive spectral selection and
+ * successive approximation), restart intervals honoured. The first component's blocks wholly inside the image come
+ * back in raster order, each coefficient times its quantisation step, on the scale of `blockDct` (the values a
+ * decoder's inverse DCT starts from), with the table. Lossless, hierarchical, arithmetic-coded and 12-bit files throw
+ * JpegCoefficientsError. Written from the T.81 text.
+ */
+export function readJpegCoefficients(bytes: Uint8Array): DctPlane {
+  if (bytes.length < 4 || bytes[0] !== 0xff || bytes[1] !== 0xd8) fail('Expected a JPEG (SOI marker FFD8) but received other bytes');
+  const tables: Array<Uint16Array | undefined> = [];
+  const huffman = new Map<number, HuffmanTable>();
+  let frame: { width: number; height: number; components: Component[]; mcusX: number; mcusY: number; hmax: number; vmax: number } | undefined;
+  let restartInterval = 0;
+  let p = 2;
+  const u16 = (at: number) => (bytes[at]! << 8) | bytes[at + 1]!;
+  while (p + 4 <= bytes.length) {
+    if (bytes[p] !== 0xff) { p++; continue; } // tolerate fill bytes and stray data between segments
+    const marker = bytes[p + 1]!;
+    if (marker === 0xff || marker === 0x00 || (marker >= 0xd0 && marker <= 0xd7)) { p++; continue; }
+    if (marker === 0xd9) break;
+    const length = u16(p + 2), start = p + 4, end = p + 2 + length;
+    if (end > bytes.length) fail(`Expected ${length} bytes of segment 0x${marker.toString(16)} but the file ends`);
+    if (marker === 0xdb) {
+      for (let q = start; q < end;) {
+        const precision = bytes[q]! >> 4, id = bytes[q]! & 15;
+        const table = new Uint16Array(64);
+        for (let i = 0; i < 64; i++) table[ZIGZAG[i]!] = precision ? u16(q + 1 + 2 * i) : bytes[q + 1 + i]!;
+        tables[id] = table;
+        q += 1 + 64 * (precision ? 2 : 1);
+      }
+    } else if (marker === 0xc4) {
+      for (let q = start; q < end;) {
+        const counts = bytes.subarray(q + 1, q + 17);
+        const total = counts.reduce((s, v) => s + v, 0);
+        huffman.set((bytes[q]! >> 4) * 16 + (bytes[q]! & 15), buildHuffman(counts, bytes.subarray(q + 17, q + 17 + total)));
+        q += 17 + total;
+      }
+    } else if (marker === 0xc0 || marker === 0xc1 || marker === 0xc2) {
+      if (bytes[start] !== 8) fail(`Expected 8-bit samples but received ${bytes[start]}-bit`);
+      const height = u16(start + 1), width = u16(start + 3), n = bytes[start + 5]!;
+      if (width === 0 || height === 0) fail(`Expected a frame with a size but received ${width}x${height}`);
+      const raw = Array.from({ length: n }, (_, i) => ({ id: bytes[start + 6 + 3 * i]!, h: bytes[start + 7 + 3 * i]! >> 4, v: bytes[start + 7 + 3 * i]! & 15, tq: bytes[start + 8 + 3 * i]! }));
+      const hmax = Math.max(...raw.map((c) => c.h)), vmax = Math.max(...raw.map((c) => c.v));
+      const mcusX = Math.ceil(width / (8 * hmax)), mcusY = Math.ceil(height / (8 * vmax));
+      const components = raw.map((c) => {
+        const gridX = mcusX * c.h, gridY = mcusY * c.v;
+        const ownX = Math.ceil(Math.ceil((width * c.h) / hmax) / 8), ownY = Math.ceil(Math.ceil((height * c.v) / vmax) / 8);
+        return { ...c, gridX, gridY, ownX, ownY, blocks: new Int32Array(gridX * gridY * 64), pred: 0 };
+      });
+      frame = { width, height, components, mcusX, mcusY, hmax, vmax };
+    } else if (marker >= 0xc3 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      fail(`Expected a Huffman-coded sequential or progressive JPEG but received SOF marker 0x${marker.toString(16)} (lossless, hierarchical or arithmetic)`);
+    } else if (marker === 0xdd) {
+      restartInterval = u16(start);
+    } else if (marker === 0xda) {
+      if (!frame) fail('Expected a frame header (SOF) before the scan');
+      p = decodeScan(bytes, start, end, frame!, huffman, restartInterval);
+      continue;
+    }
+    p = end;
+  }
+  if (!frame) fail('Expected a frame header (SOF) but the file has none');
+  const luma = frame!.components[0]!;
+  const table = tables[luma.tq] ?? fail(`Expected quantisation table ${luma.tq}`);
+  const blocksX = Math.floor(frame!.width / 8), blocksY = Math.floor(frame!.height / 8);
+  // The first component is full resolution in every JPEG this reads (h and v are its frame maxima) or is the only one.
+  if (luma.h !== frame!.hmax || luma.v !== frame!.vmax) fail('Expected the first component at full resolution');
+  const coefficients = new Float32Array(blocksX * blocksY * 64);
+  for (let by = 0; by < blocksY; by++) {
+    for (let bx = 0; bx < blocksX; bx++) {
+      const src = (by * luma.gridX + bx) * 64, dst = (by * blocksX + bx) * 64;
+      for (let k = 0; k < 64; k++) coefficients[dst + k] = luma.blocks[src + k]! * table[k]!;
+    }
+  }
+  return { coefficients, blocksX, blocksY, offsetX: 0, offsetY: 0, table };
+}
+
+/** Decodes one scan from its header at `sos`; returns the offset of the marker after its entropy-coded data. */
+function decodeScan(
+  bytes: Uint8Array, sos: number, dataStart: number,
+  frame: { components: Component[]; mcusX: number; mcusY: number },
+  huffman: Map<number, HuffmanTable>, restartInterval: number,
+): number {
+  const ns = bytes[sos]!;
+  const scan = Array.from({ length: ns }, (_, i) => {
+    const id = bytes[sos + 1 + 2 * i]!, t = bytes[sos + 2 + 2 * i]!;
+    const c = frame.components.find((x) => x.id === id) ?? fail(`Expected scan component ${id} in the frame`);
+    return { c, dc: huffman.get(t >> 4), ac: huffman.get(16 + (t & 15)) };
+  });
+  const at = sos + 1 + 2 * ns;
+  const ss = bytes[at]!, se = bytes[at + 1]!, ah = bytes[at + 2]! >> 4, al = bytes[at + 2]! & 15;
+  if (ss > se || se > 63) fail(`Expected a spectral selection within 0..63 but received ${ss}..${se}`);
+  const reader = new EntropyReader(bytes, dataStart);
+  for (const s of scan) s.c.pred = 0;
+  let eobrun = 0;
+  const need = (t: HuffmanTable | undefined, what: string): HuffmanTable => t ?? fail(`Expected the ${what} Huffman table of the scan`);
+  const decodeBlock = (comp: (typeof scan)[number], offset: number): void => {
+    const b = comp.c.blocks;
+    if (ss === 0) {
+      // DC (with AC in a sequential scan).
+      if (ah === 0) {
+        const s = reader.decode(need(comp.dc, 'DC'));
+        comp.c.pred += reader.extend(reader.receive(s), s);
+        b[offset] = comp.c.pred * (1 << al);
+      } else if (reader.bit()) b[offset]! |= 1 << al;
+      if (se === 0) return;
+    }
+    const ac = need(comp.ac, 'AC');
+    let k = ss === 0 ? 1 : ss;
+    if (ah === 0) {
+      if (eobrun > 0) { eobrun--; return; }
+      for (; k <= se;) {
+        const rs = reader.decode(ac), r = rs >> 4, s = rs & 15;
+        if (s === 0) {
+          if (r < 15) { eobrun = (1 << r) - 1 + (r ? reader.receive(r) : 0); break; }
+          k += 16;
+          continue;
+        }
+        k += r;
+        if (k > 63) fail('Expected at most 64 coefficients in a block');
+        b[offset + ZIGZAG[k]!] = reader.extend(reader.receive(s), s) * (1 << al);
+        k++;
+      }
+      return;
+    }
+    // Successive approximation refinement of AC coefficients (G.1.2.3).
+    const p1 = 1 << al, m1 = -1 << al;
+    const refine = (z: number): void => {
+      const v = b[z]!;
+      if (reader.bit() && (v & p1) === 0) b[z] = v >= 0 ? v + p1 : v + m1;
+    };
+    if (eobrun === 0) {
+      for (; k <= se; k++) {
+        const rs = reader.decode(ac);
+        let r = rs >> 4;
+        let value = 0;
+        if (rs & 15) value = reader.bit() ? p1 : m1;
+        else if (r !== 15) { eobrun = (1 << r) + (r ? reader.receive(r) : 0); break; }
+        while (k <= se) {
+          const z = offset + ZIGZAG[k]!;
+          if (b[z] !== 0) refine(z);
+          else if (--r < 0) break;
+          k++;
+        }
+        if (value !== 0 && k <= se) b[offset + ZIGZAG[k]!] = value;
+      }
+    }
+    if (eobrun > 0) {
+      for (; k <= se; k++) {
+        const z = offset + ZIGZAG[k]!;
+        if (b[z] !== 0) refine(z);
+      }
+      eobrun--;
+    }
+  };
+  const single = ns === 1;
+  const first = scan[0]!;
+  const units = single ? first.c.ownX * first.c.ownY : frame.mcusX * frame.mcusY;
+  for (let m = 0; m < units; m++) {
+    if (restartInterval && m > 0 && m % restartInterval === 0) {
+      reader.restart();
+      for (const s of scan) s.c.pred = 0;
+      eobrun = 0;
+    }
+    if (single) {
+      const bx = m % first.c.ownX, by = (m - bx) / first.c.ownX;
+      decodeBlock(first, (by * first.c.gridX + bx) * 64);
+      continue;
+    }
+    const mx = m % frame.mcusX, my = (m - mx) / frame.mcusX;
+    for (const comp of scan) {
+      for (let v = 0; v < comp.c.v; v++) {
+        for (let h = 0; h < comp.c.h; h++) decodeBlock(comp, ((my * comp.c.v + v) * comp.c.gridX + mx * comp.c.h + h) * 64);
+      }
+    }
+  }
+  return reader.nextMarker();
+}

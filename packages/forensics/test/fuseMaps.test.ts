@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { FUSION_MODEL, fuseMaps, standardisedMap } from '../src/index.js';
+import type { ForensicMap, KernelOutcome } from '../src/index.js';
+
+function outcome(id: 'ela' | 'dq-aligned', data: Float32Array, width: number, cellSize: number): KernelOutcome {
+  const map: ForensicMap = { name: id, data, width, height: data.length / width, cellSize, displayRange: [0, 1] };
+  return { state: 'completed', id, version: '1', ms: 0, result: { maps: [map], stats: {}, score: 0 } };
+}
+
+describe('fuseMaps', () => {
+  // 32x32 pixels: 4x4 cells of 8; one 16-pixel cell map (ELA-like) and one 8-pixel one.
+  const ela = Float32Array.from({ length: 4 }, (_, i) => (i === 0 ? 10 : i));
+  const dq = Float32Array.from({ length: 16 }, (_, i) => (i === 0 || i === 1 || i === 4 || i === 5 ? 0.9 : 0.1 + 0.01 * i));
+
+  it('standardises each map per image on the 8-pixel grid (robust z, clamped to 6)', () => {
+    const z = standardisedMap({ name: 'e', data: ela, width: 2, height: 2, cellSize: 16, displayRange: [0, 1] }, 32, 32);
+    // median 2.5, MAD 1 -> scale 1.4826; the top-left 16x16 block covers cells (0..1, 0..1).
+    expect(z[0]).toBeCloseTo(7.5 / 1.4826, 6);
+    expect(z[1]).toBe(z[0]);
+    expect(z[2]).toBeCloseTo((1 - 2.5) / 1.4826, 6);
+    const spike = standardisedMap({ name: 'e', data: Float32Array.from([100, 1, 2, 3]), width: 2, height: 2, cellSize: 16, displayRange: [0, 1] }, 32, 32);
+    expect(spike[0]).toBe(6);
+  });
+
+  it('weights the standardised maps by the model and reports the mean of its top cells', () => {
+    const model = { weights: { ela: 1, 'dq-aligned': 0.5 }, bias: -1, radius: 0, topShare: 0.25, threshold: 0.9, provenance: 'test' };
+    const fused = fuseMaps([outcome('ela', ela, 2, 16), outcome('dq-aligned', dq, 4, 8)], 32, 32, model);
+    expect(fused.used).toEqual(['ela', 'dq-aligned']);
+    expect(fused.map).toMatchObject({ name: 'fused-tamper-probability', width: 4, height: 4, cellSize: 8 });
+    const zDq = standardisedMap({ name: 'd', data: dq, width: 4, height: 4, cellSize: 8, displayRange: [0, 1] }, 32, 32);
+    expect(fused.map.data[0]).toBeCloseTo(1 / (1 + Math.exp(-(-1 + 7.5 / 1.4826 + 0.5 * zDq[0]!))), 6);
+    // The four tampered cells are the top quarter.
+    const top = [0, 1, 4, 5].map((i) => fused.map.data[i]!);
+    expect(fused.score).toBeCloseTo(top.reduce((s, v) => s + v, 0) / 4, 6);
+  });
+
+  it('leaves out failed kernels, and the shipped model names only kernels with maps', () => {
+    const failed: KernelOutcome = { state: 'errored', id: 'ela', version: '1', error: { code: 'X', message: 'x' } };
+    expect(fuseMaps([failed, outcome('dq-aligned', dq, 4, 8)], 32, 32).used).toEqual(['dq-aligned']);
+    expect(Object.keys(FUSION_MODEL.weights)).not.toContain('spectral');
+    expect(FUSION_MODEL.threshold).toBeGreaterThan(0.5);
+  });
+});
