@@ -32,6 +32,17 @@ const STYLES = {
   'X (year) argues that “”': (q, n, y) => `${n} (${y}) argues that “${q}”`,
 };
 
+/**
+ * A quotation's own double quotes, where the style quotes with double marks of the same form, become single ones, as
+ * writers nest quotations ("... said: 'The news ...'"); left as they are, the straight quotes of a quoted statement
+ * pair with the style's own (`"In a statement X said: "` reads as the quotation).
+ */
+function nested(text, style) {
+  if (style.includes('"')) return text.replace(/"/g, "'");
+  if (style.includes('“”')) return text.replace(/“/g, '‘').replace(/”/g, '’');
+  return text;
+}
+
 function build(texts, seed, perStyle) {
   const rng = mulberry32(seed);
   const shuffled = texts.map((t) => [rng(), t]).sort((a, b) => a[0] - b[0]).map(([, t]) => t);
@@ -46,9 +57,14 @@ function build(texts, seed, perStyle) {
     const source = pick(rng, sources);
     const sentences = sentencesOf(source.text);
     const first = Math.floor(rng() * Math.max(1, sentences.length - count));
-    const text = sentences.slice(first, first + count).join(' ');
-    const srcStart = source.text.indexOf(text);
-    return { source, text, srcStart, srcEnd: srcStart + text.length };
+    const chosen = sentences.slice(first, first + count);
+    // The source's own characters from the first chosen sentence to the end of the last (joined sentences differ
+    // from them where the source puts no space or several after a stop: "selection.10 additionally"; that text is
+    // in no source, and its range was -1), with line breaks and runs of spaces made single spaces.
+    const srcStart = source.text.indexOf(chosen[0]);
+    const last = chosen[chosen.length - 1];
+    const srcEnd = source.text.indexOf(last, srcStart) + last.length;
+    return { source, text: source.text.slice(srcStart, srcEnd).replace(/\s+/g, ' '), srcStart, srcEnd };
   };
   const plan = [...Object.keys(STYLES).flatMap((style) => Array.from({ length: perStyle }, () => style)), ...Array.from({ length: perStyle * 2 }, () => 'control')];
   for (const style of plan) {
@@ -62,21 +78,21 @@ function build(texts, seed, perStyle) {
     let text = '';
     const cases = [];
     const quotes = [];
-    const add = (piece, kind, p) => {
+    const add = (piece, kind, p, inner = p?.text) => {
       if (text.length > 0 && !text.endsWith('\n')) text += ' ';
       if (kind === undefined) {
         text += piece;
         return;
       }
-      const at = text.length + piece.indexOf(p.text);
-      const entry = { susp: '', src: p.source.url, suspStart: at, suspEnd: at + p.text.length, srcStart: p.srcStart, srcEnd: p.srcEnd };
+      const at = text.length + piece.indexOf(inner);
+      const entry = { susp: '', src: p.source.url, suspStart: at, suspEnd: at + inner.length, srcStart: p.srcStart, srcEnd: p.srcEnd };
       (kind === 'case' ? cases : quotes).push(entry);
       text += piece;
     };
     parts.forEach((part, i) => {
       if (i === quoteAt) {
         if (style === 'control') add(`“${quoted.text}”`, 'case', quoted);
-        else add(STYLES[style](quoted.text, name, year, 1 + Math.floor(rng() * 9)), 'quote', quoted);
+        else add(STYLES[style](nested(quoted.text, style), name, year, 1 + Math.floor(rng() * 9)), 'quote', quoted, nested(quoted.text, style));
       }
       if (style !== 'control' && i === (quoteAt + 3) % parts.length) add(copied.text, 'case', copied);
       add(part.text);
@@ -119,7 +135,31 @@ if (texts === undefined) {
       s.quotes++;
       if (coveredLength(spans, q.suspStart, q.suspEnd) > 0) s.quotesCounted++;
     }
+    if (process.argv.includes('--details')) {
+      // Development only: every counted detection below precision 1, with what lies outside its case in the input
+      // and in the source.
+      for (const d of counted) {
+        const p = panMeasures(doc.cases, [d]).precision;
+        if (p >= 0.999) continue;
+        const c = doc.cases.find((x) => x.src === d.src && x.suspStart < d.suspEnd && d.suspStart < x.suspEnd && x.srcStart < d.srcEnd && d.srcStart < x.srcEnd);
+        const inQuote = doc.quotes.some((q) => q.suspStart < d.suspEnd && d.suspStart < q.suspEnd);
+        const source = sources.find((x) => x.url === d.src);
+        console.log(`--- ${doc.id} (${doc.style}) precision ${p.toFixed(3)}${inQuote ? ', overlaps the attributed quotation' : ''}; ${d.src}; input ${d.suspStart}-${d.suspEnd}, source ${d.srcStart}-${d.srcEnd}; case ${c === undefined ? 'none' : `input ${c.suspStart}-${c.suspEnd}, source ${c.srcStart}-${c.srcEnd}`}`);
+        if (c === undefined) {
+          console.log(`  input:  ${JSON.stringify(doc.text.slice(Math.max(0, d.suspStart - 120), d.suspStart))} [[${JSON.stringify(doc.text.slice(d.suspStart, d.suspEnd))}]] ${JSON.stringify(doc.text.slice(d.suspEnd, d.suspEnd + 80))}`);
+          console.log(`  source: ${JSON.stringify(source.text.slice(d.srcStart, d.srcEnd))}`);
+        } else {
+          const out = (text, a, b, ca, cb) => `${a < ca ? `before case: ${JSON.stringify(text.slice(a, ca))} ` : ''}${b > cb ? `after case: ${JSON.stringify(text.slice(cb, b))}` : ''}`;
+          console.log(`  input  ${out(doc.text, d.suspStart, d.suspEnd, c.suspStart, c.suspEnd)}`);
+          console.log(`  source ${out(source.text, d.srcStart, d.srcEnd, c.srcStart, c.srcEnd)}`);
+        }
+      }
+    }
     if (doc.style === 'control' && doc.cases.every((c) => coveredLength(spans, c.suspStart, c.suspEnd) > 0)) s.controlsFound++;
+    else if (doc.style === 'control' && process.argv.includes('--details')) {
+      const c = doc.cases[0];
+      console.log(`--- ${doc.id} (control) missed: ${JSON.stringify(doc.text.slice(Math.max(0, c.suspStart - 150), c.suspEnd + 80))}`);
+    }
   }
   const f = (x) => x.toFixed(3);
   console.log(`build ${DIST}; seed ${seed}; ${documents.length} documents; load ${(await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(' ')}`);
