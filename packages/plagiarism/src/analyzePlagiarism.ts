@@ -138,9 +138,11 @@ export async function analyzePlagiarism(text: string, options: CheckPlagiarismOp
     const names = [source.document.author?.split(/\s+/).pop() ?? '', source.document.title ?? '', hostOf(source.document.url) ?? ''];
     // A quotation is attributed by a cue near it or, for a source the reference list names, by that entry.
     const referenced = isInReferenceList(references, names);
-    const quotations = quotes.filter(([qs, qe]) => referenced || hasAttribution(text, qs, qe, names));
-    const aligned = alignPassages(inputWords, sourceWords, alignment, weights)
-      .flatMap((p) => splitAtQuotations(p, quotations, inputWords, sourceWords, alignment, weights));
+    const raw = alignPassages(inputWords, sourceWords, alignment, weights);
+    // A cue the source shares is the source's own report ("\"...,\" Feehan added." copied whole): read without it.
+    const copied = raw.map((p): [number, number] => [input.tokens.starts[p.inputFrom]!, input.tokens.ends[p.inputTo - 1]!]);
+    const quotations = quotes.filter(([qs, qe]) => referenced || hasAttribution(text, qs, qe, names, copied));
+    const aligned = raw.flatMap((p) => splitAtQuotations(p, quotations, inputWords, sourceWords, alignment, weights));
     if (aligned.length === 0) continue;
     const passages = aligned.map((p): PassageMatch => {
       const inputStart = input.tokens.starts[p.inputFrom]!;

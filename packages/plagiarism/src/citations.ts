@@ -88,12 +88,11 @@ const BLOCK_QUOTE_LINE = /^(?:[ \t]*>[ \t]?|    |\t)(?=\S)(.*)$/gm;
 /** Marks that also close a quotation: they open one only where no letter comes right before them. */
 const AMBIGUOUS_OPENERS = new Set(['‘', '”', '›', '»']);
 
-/**
- * Character ranges `[start, end)` of quotations, in order: text inside quotation marks of any script (‘, ”, ›
- * and » open one only after a space or a bracket, so an apostrophe opens nothing), and block quotations, runs of
- * lines marked with `>` or indented.
- */
-export function quotedRanges(text: string): [number, number][] {
+/** Quotations inside quotations are looked for this many levels down (each level reads its quotations again). */
+const NESTING_DEPTH = 2;
+
+/** Ranges inside quotation marks in `text` (which starts at `offset` of the whole text), quotations nested `depth` levels deep too. */
+function markedRanges(text: string, offset: number, depth: number): [number, number][] {
   const ranges: [number, number][] = [];
   // Opening marks with no closing mark after them: later ones of the same kind are not searched again (a text of
   // unpaired “ would otherwise be scanned to its end from each of them).
@@ -114,9 +113,21 @@ export function quotedRanges(text: string): [number, number][] {
       i++;
       continue;
     }
-    ranges.push([i + 1, end]);
+    ranges.push([offset + i + 1, offset + end]);
+    // A quotation inside this one (a host's unclosed dialogue holding an attributed quotation in other marks).
+    if (depth > 0) ranges.push(...markedRanges(text.slice(i + 1, end), offset + i + 1, depth - 1));
     i = end + 1;
   }
+  return ranges;
+}
+
+/**
+ * Character ranges `[start, end)` of quotations, in order: text inside quotation marks of any script (‘, ”, ›
+ * and » open one only after a space or a bracket, so an apostrophe opens nothing), and block quotations, runs of
+ * lines marked with `>` or indented.
+ */
+export function quotedRanges(text: string): [number, number][] {
+  const ranges = markedRanges(text, 0, NESTING_DEPTH);
   let block: [number, number] | undefined;
   for (const m of text.matchAll(BLOCK_QUOTE_LINE)) {
     const start = m.index + m[0].length - m[1]!.length;
@@ -166,14 +177,33 @@ export function isInReferenceList(entries: readonly string[], sourceNames: reado
 /**
  * Whether the quotation `[qs, qe)` has an attribution: a reporting verb (20 languages) or a dash before a name within
  * 100 characters before it or 60 after it, or within 200 characters a citation marker (author-year or numbered) or
- * one of `sourceNames` (the source's author, title or host).
+ * one of `sourceNames` (the source's author, title or host). Characters in `copied` (input ranges aligned with the
+ * source) are read as blank: a cue copied along with the quotation is the source's own report ("\"...,\" Feehan
+ * added." copied whole), not the writer's attribution.
  */
-export function hasAttribution(text: string, qs: number, qe: number, sourceNames: readonly string[]): boolean {
+export function hasAttribution(text: string, qs: number, qe: number, sourceNames: readonly string[],
+  copied: readonly [number, number][] = []): boolean {
+  // Text around the quotation that was copied along with it from the source (`copied`) is read as blank.
+  const slice = (from: number, to: number): string => {
+    const piece = text.slice(from, to);
+    const hits = copied.filter(([cs, ce]) => cs < to && ce > from);
+    if (hits.length === 0) return piece;
+    let result = '';
+    let at = from;
+    for (const [cs, ce] of [...hits].sort((x, y) => x[0] - y[0])) {
+      const start = Math.max(cs, at);
+      const end = Math.min(ce, to);
+      if (end <= start) continue;
+      result += text.slice(at, start) + ' '.repeat(end - start);
+      at = end;
+    }
+    return result + text.slice(at, to);
+  };
   // A reporting verb belongs to the quotation when it is close: "As X wrote, “...”", "“...”, X said"; one further
   // away is the writer's own report of someone else ("The Department of Health said ..." two sentences on).
-  const near = text.slice(Math.max(0, qs - 101), qs) + ' ' + text.slice(qe, qe + 61);
+  const near = slice(Math.max(0, qs - 101), qs) + ' ' + slice(qe, qe + 61);
   if (ATTRIBUTION.test(near) || DASH_NAME.test(near) || ATTRIBUTION_OTHER_SCRIPTS.test(near)) return true;
-  const around = text.slice(Math.max(0, qs - 201), qs) + ' ' + text.slice(qe, qe + 201);
+  const around = slice(Math.max(0, qs - 201), qs) + ' ' + slice(qe, qe + 201);
   if (CITATION_MARKER.test(around)) return true;
   const lower = around.toLowerCase();
   return sourceNames.some((name) => name.length >= 3 && lower.includes(name.toLowerCase()));

@@ -21,6 +21,11 @@ describe('quotedRanges', () => {
     expect(quotes('A 12" record and "a quoted phrase" here.')).toEqual(['a quoted phrase']);
   });
 
+  it('finds a quotation inside a quotation, in other marks', () => {
+    expect(quotes('"Look at the radar. „The bridge is old“, Moreau said. Fly on," he told us.')).toEqual(['Look at the radar. „The bridge is old“, Moreau said. Fly on,', 'The bridge is old']);
+    expect(quotes('“She told me ‘the bridge is old’ yesterday”')).toEqual(['She told me ‘the bridge is old’ yesterday', 'the bridge is old']);
+  });
+
   it('finds block quotations marked with > or indented', () => {
     const text = 'Smith writes:\n\n> The bridge is old.\n> It needs repair.\n\nAnd in the report:\n\n    Traffic fell by half.\n';
     expect(quotes(text)).toEqual(['The bridge is old.\n> It needs repair.', 'Traffic fell by half.']);
@@ -99,6 +104,23 @@ describe('checkPlagiarism with attributed quotations', () => {
     index.close();
     expect(result.result.totalPlagiarismWords).toBe(0);
     expect(result.sources[0]?.plagiarismFound.map((p) => p.sequence)).toEqual([quote]);
+  });
+
+  it('does not count an attributed quotation inside the writer’s own quoted dialogue', async () => {
+    const result = await check(`${OWN} The guide spoke up "Look at the arches. „${QUOTED}“, Lindqvist said. ${OWN}" and we walked on.`);
+    expect(result.result.totalPlagiarismWords).toBe(0);
+    expect(result.sources[0]?.citation).toBe(true);
+  });
+
+  it('counts a copied sentence that quotes someone with the source’s own attribution, put in quotation marks', async () => {
+    const index = SourceIndex.open();
+    const source = 'The club met the league on Monday. "We need to give the harbour crowd a proper stand before the spring season opens," Feehan added. Tickets go on sale in March.';
+    index.add({ url: 'https://news.example/stand', title: 'Stand', author: 'Sam Okafor', text: source });
+    const copy = '"We need to give the harbour crowd a proper stand before the spring season opens," Feehan added.';
+    const result = await checkPlagiarism(`${OWN} “${copy}” ${OWN}`, { index, now: () => new Date(0) });
+    index.close();
+    expect(result.result.totalPlagiarismWords).toBe(17);
+    expect(result.sources[0]?.citation).toBe(false);
   });
 
   it('counts the same sentence in quotation marks without an attribution', async () => {
