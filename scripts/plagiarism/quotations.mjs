@@ -3,9 +3,11 @@
 // and numbered citations, a reference list), each also carrying an unattributed verbatim copy of another source
 // (a case); and control documents with a quotation in marks and no attribution (a case: copying in quotation marks
 // still counts). Texts: the English human texts of $CONTENT_ANALYSIS_DATASETS/aitext (corpus.mjs); sources get an
-// author name; hosts share no 8-word run with a source. Prints PAN precision / recall / plagdet of the counted detections (attributed quotations are no
-// case), attributed quotations counted, unattributed quotations found, per style.
-// Options: --seed N (default 2033), --docs N per style (default 10), --dist DIR.
+// author name; hosts share no 8-word run with a source; a case's source range is the source's own characters from its
+// first sentence to its last. Prints PAN precision / recall / plagdet of the counted detections (attributed
+// quotations are no case), attributed quotations counted, unattributed quotations found, per style.
+// Options: --seed N (default 2033), --docs N per style (default 10), --dist DIR, --details (each detection below
+// precision 1 with the text outside its case, and each missed control: development seeds only).
 process.env.DOTENV_CONFIG_QUIET ??= 'true';
 import { resolve } from 'node:path';
 
