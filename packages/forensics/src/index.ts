@@ -42,7 +42,9 @@ export { nonAlignedDoubleQuantisation, nonAlignedDoubleQuantisationDefaults } fr
 export type { NonAlignedDoubleQuantisationOptions } from './kernels/nonAlignedDoubleQuantisation.js';
 export { readNpy } from './npy.js';
 export type { NpyArray } from './npy.js';
-export { ForensicsPool, workerExecArgv, workerFilename } from './pool.js';
+export { ForensicsPool, workerFilename } from './pool.js';
+/** Re-exported from `@content-analysis/wasm`, where every pool of the project takes it from. */
+export { workerExecArgv } from '@content-analysis/wasm';
 export type { ForensicsPoolOptions } from './pool.js';
 export { KERNEL_IDS, getKernel, kernelRegistry } from './registry.js';
 export type { AdvancedToolId, KernelEntry, KernelId, KernelInput } from './registry.js';

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { workerExecArgv } from '@content-analysis/wasm';
 import { Piscina } from 'piscina';
 import type { BandPart, KernelInput, KernelId } from './registry.js';
 import { getKernel, splitRows } from './registry.js';
@@ -18,8 +19,8 @@ export interface ForensicsPoolOptions {
   threads?: number;
   /**
    * An existing Piscina whose filename is this package's dist/worker.js (`workerFilename()`), with
-   * `execArgv: workerExecArgv(process.execArgv)` when this process may run under resolution conditions; the caller
-   * owns it and closes it.
+   * `execArgv: workerExecArgv(process.execArgv)` (this process's options less resolution conditions and less those a
+   * worker refuses, such as `--expose-gc`); the caller owns it and closes it.
    * @default undefined
    */
   piscina?: Piscina;
@@ -31,23 +32,6 @@ export function workerFilename(): string {
   const candidate = here.endsWith('.ts') ? fileURLToPath(new URL('../dist/worker.js', import.meta.url)) : fileURLToPath(new URL('./worker.js', import.meta.url));
   if (!existsSync(candidate)) throw new Error(`Expected the compiled worker at ${candidate}; build the package (tsc -b packages/forensics)`);
   return candidate;
-}
-
-/**
- * The options the worker threads start with: this process's, without module resolution conditions (`--conditions x`,
- * `--conditions=x`, `-C x`, `-C=x`). The workers run the built worker (dist/worker.js), so the packages it imports
- * must resolve to their built code too, also when this process runs on TypeScript sources under a condition that
- * selects them (the test runner does).
- */
-export function workerExecArgv(argv: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--conditions' || a === '-C') { i++; continue; }
-    if (a.startsWith('--conditions=') || a.startsWith('-C=')) continue;
-    out.push(a);
-  }
-  return out;
 }
 
 /** How many released shared buffers a pool keeps for the next images (about 130 MB at 12 MP). */

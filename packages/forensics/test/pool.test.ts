@@ -47,9 +47,10 @@ describe('ForensicsPool', () => {
     }
   });
 
-  it('starts its workers without the resolution conditions of this process', () => {
-    expect(workerExecArgv(['--conditions', 'a:source', '--max-old-space-size=4096', '--conditions=b', '-C', 'c', '-C=d', '--require', 'x.cjs']))
-      .toEqual(['--max-old-space-size=4096', '--require', 'x.cjs']);
+  it('starts its workers without the resolution conditions of this process, nor the options a worker refuses', () => {
+    // --max-old-space-size is V8's, for the whole process: a worker given it would throw ERR_WORKER_INVALID_EXEC_ARGV.
+    expect(workerExecArgv(['--conditions', 'a:source', '--max-old-space-size=4096', '--trace-warnings', '--conditions=b', '-C', 'c', '-C=d', '--require', 'x.cjs']))
+      .toEqual(['--trace-warnings', '--require', 'x.cjs']);
     expect(workerExecArgv([])).toEqual([]);
   });
 

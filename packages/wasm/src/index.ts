@@ -3,6 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+export { workerExecArgv } from './workerExecArgv.js';
+
 /** The parts of the WebAssembly API used here (the ES2023 lib and @types/node 20 do not declare it). */
 interface WasmMemory { readonly buffer: ArrayBuffer; grow(pages: number): number }
 type WasmExports = Record<string, unknown>;

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerExecArgv } from '@content-analysis/wasm';
 import type { InvisibleWatermarkResult } from './decodeInvisibleWatermark.js';
 import type { WatermarkTask } from './watermarkWorker.js';
 
@@ -25,20 +26,8 @@ function workerFile(): string {
   return fileURLToPath(new URL(here.endsWith('.ts') ? '../../dist/watermark/watermarkWorker.js' : './watermarkWorker.js', import.meta.url));
 }
 
-// The built worker resolves the built packages: a `--conditions` of the parent (the test runner's source condition)
-// is not passed on.
-function workerExecArgv(): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < process.execArgv.length; i++) {
-    const arg = process.execArgv[i]!;
-    if (arg === '--conditions' || arg === '-C') i++;
-    else if (!arg.startsWith('--conditions=') && !arg.startsWith('-C=')) out.push(arg);
-  }
-  return out;
-}
-
 function startSlot(): Slot {
-  const slot: Slot = { worker: new Worker(workerFile(), { execArgv: workerExecArgv() }), pending: new Map() };
+  const slot: Slot = { worker: new Worker(workerFile(), { execArgv: workerExecArgv(process.execArgv) }), pending: new Map() };
   const fail = (error: Error) => {
     for (const pending of slot.pending.values()) pending.reject(error);
     slot.pending.clear();
