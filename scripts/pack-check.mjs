@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Installs the packages as a team that depends on them would, and checks what it gets: packs every workspace
 // package with `pnpm pack` (it rewrites `workspace:*`), installs the tarballs into a scratch npm project in a
-// temporary folder with `npm install` (no flags; of the install-skipping variables only ONNXRUNTIME_NODE_INSTALL=skip
-// is set, see step 2), then measures node_modules and the engine's import time, runs a consumer script
+// temporary folder with a plain `npm install` (no flags, none of the install-skipping variables), then measures
+// node_modules and the engine's import time, runs a consumer script
 // (scripts/pack-check/consumer.mjs) and compiles a strict TypeScript consumer (scripts/pack-check/consumer.ts,
 // `strict`, `moduleResolution: nodenext`, `skipLibCheck: false`) against the installed packages.
 //
@@ -22,12 +22,12 @@ const keep = args.includes('--keep');
 const jsonOut = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined;
 
 /**
- * The environment of a team's machine: none of the variables that make the native packages skip their downloads,
- * and no NODE_PATH or NODE_OPTIONS (pnpm's bin shims point NODE_PATH into the workspace's store, where the
+ * The environment of a team's machine: none of the variables that make the native packages skip their downloads, no
+ * choice of ONNX runtime, and no NODE_PATH or NODE_OPTIONS (pnpm's bin shims point NODE_PATH into the workspace's store, where the
  * scratch project would find packages it did not install).
  */
 const cleanEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([name]) => !/^(ONNXRUNTIME_NODE_INSTALL|SKIP_RUST_BUILD|SKIP_BINARY_DOWNLOAD|C2PA_LIBRARY_PATH|npm_config_|NPM_CONFIG_|npm_package_|npm_lifecycle_|NODE_PATH$|NODE_OPTIONS$|VITEST|NODE_ENV$)/i.test(name)),
+  Object.entries(process.env).filter(([name]) => !/^(ONNXRUNTIME_NODE_INSTALL|SKIP_RUST_BUILD|SKIP_BINARY_DOWNLOAD|C2PA_LIBRARY_PATH|npm_config_|NPM_CONFIG_|npm_package_|npm_lifecycle_|NODE_PATH$|NODE_OPTIONS$|VITEST|NODE_ENV$|CONTENT_ANALYSIS_ONNX_RUNTIME$)/i.test(name)),
 );
 
 function pnpm() {
@@ -103,18 +103,21 @@ try {
   }
   figures.tarballs = Object.fromEntries(Object.entries(packed).map(([name, file]) => [name, statSync(join(tarballs, file)).size]));
 
-  // 2. A scratch npm project that depends on every tarball; `npm install` with one variable set. onnxruntime-node
-  // 1.30's postinstall downloads CUDA 12 libraries from NuGet on linux-x64, which fails where only the npm registry is
-  // reachable; 1.17.0, the last release without it, cannot load its binding in two threads of one process (the
-  // analysis pool: "Module did not self-register", then a segmentation fault), so 1.30 stays and this install skips
-  // the download. Issue 27's "plain npm install" is therefore not met for onnxruntime (README, Use it as a dependency).
+  // 2. A scratch npm project that depends on every tarball; a plain `npm install`. onnxruntime-node is an optional
+  // dependency of @content-analysis/onnx: on linux-x64 its postinstall downloads CUDA 12 libraries from NuGet, which
+  // fails where only the npm registry is reachable, and npm then drops it; the models run on onnxruntime-web
+  // (WebAssembly, no install script) instead. Which one was installed is reported, and the consumer script checks
+  // that AI text runs on it.
   const dependencies = Object.fromEntries(Object.entries(packed).map(([name, file]) => [name, `file:../tarballs/${file}`]));
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'pack-check-consumer', private: true, type: 'module', dependencies }, null, 2));
-  const install = run('npm', ['install', '--no-audit', '--no-fund'], consumer, { ...cleanEnv, ONNXRUNTIME_NODE_INSTALL: 'skip' });
+  const install = run('npm', ['install', '--no-audit', '--no-fund'], consumer);
   figures.installSeconds = Math.round(install.ms / 100) / 10;
-  check('npm install of the tarballs (ONNXRUNTIME_NODE_INSTALL=skip, nothing else)', install.status === 0,
+  check('plain npm install of the tarballs (no flags, no variables)', install.status === 0,
     install.status === 0 ? `${figures.installSeconds} s` : `exit ${install.status}: ${(install.stderr + install.stdout).trim().split('\n').slice(-6).join(' | ')}`);
   if (install.status !== 0) throw new Error('install failed');
+  figures.onnxRuntimeNodeInstalled = existsSync(join(consumer, 'node_modules', 'onnxruntime-node', 'package.json'));
+  check('ONNX runtimes installed', existsSync(join(consumer, 'node_modules', 'onnxruntime-web', 'package.json')),
+    `onnxruntime-web yes, onnxruntime-node ${figures.onnxRuntimeNodeInstalled ? 'yes' : 'no (its install script failed; npm dropped the optional dependency)'}`);
 
   // 3. Size of what a team installs.
   const modules = join(consumer, 'node_modules');
@@ -146,7 +149,9 @@ try {
   const datasets = process.env.CONTENT_ANALYSIS_DATASETS ?? join(root, '..', 'shared', 'datasets');
   const signed = join(datasets, 'images', 'c2pa-sdk-fixtures', 'c2pa-rs', 'CA.jpg');
   if (existsSync(signed)) copyFileSync(signed, join(consumer, 'c2pa-signed.jpg'));
-  const script = run(process.execPath, ['consumer.mjs'], consumer, { ...cleanEnv, DOTENV_CONFIG_QUIET: 'true' });
+  const script = run(process.execPath, ['consumer.mjs'], consumer, {
+    ...cleanEnv, DOTENV_CONFIG_QUIET: 'true', PACK_CHECK_EXPECTED_ONNX_RUNTIME: figures.onnxRuntimeNodeInstalled ? 'node' : 'web',
+  });
   for (const line of script.stdout.split('\n').filter(Boolean)) {
     try {
       const { name, ok, detail } = JSON.parse(line);

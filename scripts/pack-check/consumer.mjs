@@ -20,6 +20,13 @@ report('no .node addon after importing the engine and running text compare', loa
 const text = readFileSync(new URL('./node_modules/@content-analysis/engine/README.md', import.meta.url), 'utf8').slice(0, 2_000);
 const { result: aiText } = await engine.run('ai-content-detection', { text });
 report('engine.run ai-content-detection', typeof aiText.score === 'number' && aiText.score >= 0 && aiText.score <= 100, `score ${aiText.score}`);
+// The models run on onnxruntime-node where npm installed it, else on onnxruntime-web (no native addon).
+const { onnxRuntimeName } = await import('@content-analysis/onnx');
+const runtime = onnxRuntimeName();
+const onnxAddons = addons().filter((file) => file.includes('onnxruntime'));
+const expectedRuntime = process.env.PACK_CHECK_EXPECTED_ONNX_RUNTIME;
+report('AI text runs on the ONNX runtime npm installed', runtime === expectedRuntime && (runtime === 'node') === (onnxAddons.length > 0),
+  `onnxruntime-${runtime} (expected ${expectedRuntime}); onnxruntime addons loaded: ${onnxAddons.length ? onnxAddons.join(', ') : 'none'}`);
 const image = readFileSync(new URL('./evening-harbour.jpg', import.meta.url)).toString('base64');
 const { result: aiImage } = await engine.run('image-detection', { image });
 report('engine.run image-detection', typeof aiImage.score === 'number', `score ${aiImage.score}, ai_generated ${aiImage.ai_generated}`);

@@ -10,7 +10,7 @@ import {
 } from '../src/index.js';
 import type { AiImageClassifier } from '../src/index.js';
 import { imageDatasetDir } from './helpers.js';
-import { onnxRuntime } from '../src/runtime/onnxRuntime.js';
+import { onnxRuntime } from '@content-analysis/onnx';
 
 const ort = onnxRuntime();
 

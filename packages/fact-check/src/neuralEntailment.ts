@@ -1,5 +1,5 @@
 import type * as ort from 'onnxruntime-common';
-import { onnxRuntime } from './onnxRuntime.js';
+import { onnxRuntime } from '@content-analysis/onnx';
 import { ENTAILMENT_FEATURE_COUNT } from './entailmentFeatures.js';
 import { encodeTokens, MAX_CLAIM_TOKENS, MAX_EVIDENCE_TOKENS, TOKEN_INPUT_WIDTH } from './entailmentTokens.js';
 import { ModelLoadError } from './errors.js';
@@ -34,7 +34,7 @@ export interface OnnxSessionRunner {
 
 let loading: Promise<NeuralEntailmentModel> | undefined;
 
-/** Loads `models/entailment-neural.onnx` once per process (onnxruntime-node, CPU, one thread). */
+/** Loads `models/entailment-neural.onnx` once per process (`@content-analysis/onnx`'s runtime, CPU, one thread). */
 export function loadNeuralEntailment(): Promise<NeuralEntailmentModel> {
   if (!loading) {
     loading = create();

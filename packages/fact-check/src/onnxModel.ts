@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type * as ort from 'onnxruntime-common';
-import { onnxRuntime } from './onnxRuntime.js';
+import { onnxRuntime } from '@content-analysis/onnx';
 import { ModelLoadError } from './errors.js';
 
 /** The bundled models, each `models/<name>.onnx` with `models/<name>.card.json`. */
@@ -20,7 +20,7 @@ export function modelPath(name: BundledModel | 'entailment-neural', suffix = '.o
   return fileURLToPath(new URL(`../models/${name}${suffix}`, import.meta.url));
 }
 
-/** Loads a bundled ONNX model once per process (onnxruntime-node, CPU, one thread). */
+/** Loads a bundled ONNX model once per process (`@content-analysis/onnx`'s runtime, CPU, one thread). */
 export function loadModel(name: BundledModel): Promise<ProbabilityModel> {
   let loading = sessions.get(name);
   if (!loading) {

@@ -8,7 +8,7 @@ import { judgeClaim } from '../src/judgeClaim.js';
 import { loadNeuralEntailment } from '../src/neuralEntailment.js';
 import { modelPath } from '../src/onnxModel.js';
 import { loadWordVectors } from '../src/wordVectors.js';
-import { onnxRuntime } from '../src/onnxRuntime.js';
+import { onnxRuntime } from '@content-analysis/onnx';
 
 const ort = onnxRuntime();
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as ort from 'onnxruntime-common';
-import { onnxRuntime } from '../runtime/onnxRuntime.js';
+import { onnxRuntime } from '@content-analysis/onnx';
 import { InvalidInputError, ModelLoadError } from '../errors.js';
 import { BUNDLED_MODELS_DIR } from '../runtime/modelRegistry.js';
 import { checkThreads } from '../runtime/loadModel.js';

@@ -1,5 +1,5 @@
 import type * as ort from 'onnxruntime-common';
-import { onnxRuntime } from '../runtime/onnxRuntime.js';
+import { onnxRuntime } from '@content-analysis/onnx';
 import { ModelLoadError } from '../errors.js';
 import { cachedPromise } from '../runtime/promiseCache.js';
 import { BACKBONES, backboneOnnx } from './backbones.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type * as ort from 'onnxruntime-common';
-import { onnxRuntime } from '../runtime/onnxRuntime.js';
+import { onnxRuntime } from '@content-analysis/onnx';
 import { ModelLoadError } from '../errors.js';
 
 /**

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { onnxRuntime } from '../runtime/onnxRuntime.js';
+import { onnxRuntime } from '@content-analysis/onnx';
 import type { OnnxSessionRunner } from '../runtime/onnxSession.js';
 import { ModelLoadError } from '../errors.js';
 import { readChecked } from '../runtime/readChecked.js';

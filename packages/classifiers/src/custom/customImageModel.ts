@@ -1,7 +1,7 @@
 import { confidenceOf } from '../aiImage/classifier.js';
 import { CustomModelError, InvalidInputError } from '../errors.js';
 import { sharp } from '../runtime/lazySharp.js';
-import { onnxRuntime } from '../runtime/onnxRuntime.js';
+import { onnxRuntime } from '@content-analysis/onnx';
 import { aiLogOdds, checkLogits, openSession, sigmoid } from './openSession.js';
 import { preprocessImage, readPreprocessing } from './imagePreprocessor.js';
 import type { ImagePreprocessing } from './imagePreprocessor.js';

@@ -9,7 +9,7 @@ import { normalizeText } from '../aiText/normalizeText.js';
 import { fleschReadingEase } from '../aiText/readability.js';
 import { splitSentences } from '../aiText/splitSentences.js';
 import { CustomModelError, InvalidInputError, UnidentifiedLanguageError, UnsupportedLanguageError } from '../errors.js';
-import { onnxRuntime } from '../runtime/onnxRuntime.js';
+import { onnxRuntime } from '@content-analysis/onnx';
 import { aiLogOdds, checkLogits, openSession } from './openSession.js';
 import type { CheckedSession } from './openSession.js';
 import { readJson } from './readModelFolder.js';

@@ -1,6 +1,6 @@
 import type * as Ort from 'onnxruntime-common';
 import { CustomModelError } from '../errors.js';
-import { onnxRuntime } from '../runtime/onnxRuntime.js';
+import { onnxRuntime } from '@content-analysis/onnx';
 import type { ModelFolder } from './readModelFolder.js';
 
 /** The session of a plugged model and the names it was checked against. */

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type * as ort from 'onnxruntime-common';
-import { onnxRuntime } from './onnxRuntime.js';
+import { onnxRuntime } from '@content-analysis/onnx';
 import { InvalidInputError, ModelLoadError } from '../errors.js';
 import type { ModelCard } from './modelCard.js';
 import { cachedPromise } from './promiseCache.js';
