@@ -17,4 +17,4 @@ export type { FetchPassThrough } from './remoteOptions.js';
 export { resolveTextInput } from './resolveTextInput.js';
 export type { ResolvedTextInput, ResolveTextInputOptions, TextInputFields, TextInputKind } from './resolveTextInput.js';
 export { splitPlainText } from './splitPlainText.js';
-export { warmUpHtmlParsers } from './lazyModules.js';
+export { warmUpHtmlParsers } from './warmUpHtmlParsers.js';

@@ -15,12 +15,3 @@ function once<T>(load: () => T): () => T {
 export const linkedom = once(() => require('linkedom') as typeof Linkedom);
 export const readability = once(() => require('@mozilla/readability') as typeof ReadabilityModule);
 export const mammoth: () => typeof Mammoth = once(() => require('mammoth') as typeof Mammoth);
-
-/**
- * Loads the HTML parsers now (linkedom and readability, about 0.7 s on a busy 2-core machine): a process that reads
- * `website` inputs on its event loop calls it at start, so that the first page does not stall everything else.
- */
-export function warmUpHtmlParsers(): void {
-  linkedom();
-  readability();
-}
