@@ -8,7 +8,7 @@ import type { LumaPlanes } from './internal/luma.js';
 import type { DctPlane } from './jpeg/blockDct.js';
 import type { KernelResult, PixelBuffer } from './types.js';
 import { expectPositiveInteger } from './validate.js';
-import type { BandTask, LumaTask, WorkerTask } from './worker.js';
+import type { BandTask, LumaTask, MergeTask, WorkerTask } from './worker.js';
 
 export interface ForensicsPoolOptions {
   /**
@@ -169,7 +169,12 @@ export class ForensicsPool {
       }));
       const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
       if (failed) throw failed.reason;
-      return entry.bands.merge(input, planned.shared, settled.map((s) => (s as PromiseFulfilledResult<BandPart>).value));
+      // The merge runs in a worker too (the same function, so the same result): the parts' own buffers move there.
+      const parts = settled.map((s) => (s as PromiseFulfilledResult<BandPart>).value);
+      const transferList = [...new Set(parts.flatMap((part) => Object.values(part).map((a) => a.buffer)))]
+        .filter((b): b is ArrayBuffer => !(b instanceof SharedArrayBuffer));
+      const merge: MergeTask = { id, image, recompressed, luma, shared: planned.shared, parts };
+      return (await this.piscina.run(merge, { name: 'mergeBands', transferList })) as KernelResult;
     }
     const task: WorkerTask = {
       id,

@@ -1,6 +1,6 @@
 import { Piscina } from 'piscina';
 import { getKernel } from './registry.js';
-import type { KernelId } from './registry.js';
+import type { BandPart, KernelId } from './registry.js';
 import { studioLumaPlanesRows } from './internal/luma.js';
 import type { LumaPlanes } from './internal/luma.js';
 import type { DctPlane } from './jpeg/blockDct.js';
@@ -60,4 +60,31 @@ export interface LumaTask {
 /** Piscina task handler `lumaBand`: writes rows of the luma planes into their shared buffers. */
 export function lumaBand(task: LumaTask): void {
   studioLumaPlanesRows(task.image, task.planes, task.rows[0], task.rows[1]);
+}
+
+/** The parts of a banded kernel to join (`KernelBands.merge`), with what its bands read. */
+export interface MergeTask {
+  id: KernelId;
+  image: PixelBuffer;
+  recompressed: PixelBuffer | undefined;
+  luma: LumaPlanes | undefined;
+  shared: unknown;
+  parts: BandPart[];
+}
+
+/**
+ * Piscina task handler `mergeBands`: joins a banded kernel's parts and finishes it (a 5x5 median over the whole
+ * feature map, quantiles, mixture fits), its map buffers moved back. Issue 26: on the caller's thread these took
+ * the event loop for about 0.5-1 s per 49-Mpx advanced analysis.
+ */
+export function mergeBands(task: MergeTask): unknown {
+  const bands = getKernel(task.id).bands;
+  if (!bands) throw new TypeError(`Expected a kernel with bands for id but received ${task.id} of type string`);
+  const result = bands.merge({ image: task.image, recompressed: task.recompressed, luma: task.luma }, task.shared, task.parts);
+  const buffers = [...new Set(result.maps.map((m) => m.data.buffer))].filter((b): b is ArrayBuffer => !(b instanceof SharedArrayBuffer));
+  const transferable = {
+    get [Piscina.transferableSymbol]() { return buffers; },
+    get [Piscina.valueSymbol]() { return result; },
+  };
+  return Piscina.move(transferable as unknown as Parameters<typeof Piscina.move>[0]);
 }

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ForensicsPool, analyzeImage, kernelRegistry, recompressJpeg, workerExecArgv, workerFilename } from '../src/index.js';
 import { BAND_MIN_PIXELS, splitRows } from '../src/registry.js';
 import { addNoise, smoothField, toUint8 } from './synthetic.js';
@@ -78,7 +78,11 @@ describe('ForensicsPool', () => {
     expect(w * h).toBeGreaterThanOrEqual(BAND_MIN_PIXELS);
     for (const id of ['cfa-variance', 'cfa-reinterpolation'] as const) {
       expect(kernelRegistry[id].bands!.plan({ image: big }, undefined, 2)!.rows.length).toBe(2);
+      // The bands are joined in a worker too (issue 26: the merge held the event loop for up to a second).
+      const merge = vi.spyOn(kernelRegistry[id].bands!, 'merge');
       const pooled = await pool.run(id, { image: big });
+      expect(merge).not.toHaveBeenCalled();
+      merge.mockRestore();
       const direct = kernelRegistry[id].run({ image: big });
       expect(pooled).toEqual(direct);
     }
