@@ -1,4 +1,7 @@
 import { Piscina } from 'piscina';
+import { decodeImage, recompressBandInto } from './decodeImage.js';
+import type { DecodeImageOptions, RecompressBand } from './decodeImage.js';
+import { ForensicsError } from './errors.js';
 import { getKernel } from './registry.js';
 import type { BandPart, KernelId } from './registry.js';
 import { studioLumaPlanesRows } from './internal/luma.js';
@@ -87,4 +90,45 @@ export function mergeBands(task: MergeTask): unknown {
     get [Piscina.valueSymbol]() { return result; },
   };
   return Piscina.move(transferable as unknown as Parameters<typeof Piscina.move>[0]);
+}
+
+export interface DecodeTask {
+  bytes: Uint8Array;
+  options: DecodeImageOptions;
+}
+
+/**
+ * Piscina task handler `decodeShared`: `decodeImage` in this thread, its pixels copied into shared memory here, so
+ * that the caller gets them without a copy and its event loop never touches them (issue 26: the copies of a
+ * 49-Mpx image into shared memory held it for 0.3-2 s).
+ */
+export async function decodeShared(task: DecodeTask): Promise<DecodeOutcome> {
+  let image: PixelBuffer;
+  try {
+    image = await decodeImage(task.bytes, task.options);
+  } catch (error) {
+    // Classes and their `code` do not cross threads: the caller rebuilds the error from these.
+    if (error instanceof ForensicsError) return { state: 'errored', name: error.name, code: error.code, message: error.message };
+    throw error;
+  }
+  const data = new Uint8Array(new SharedArrayBuffer(image.data.length));
+  Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength).copy(Buffer.from(data.buffer));
+  return { state: 'completed', image: { data, width: image.width, height: image.height, channels: image.channels } };
+}
+
+/** What `decodeShared` answers: the shared pixels, or decodeImage's error as plain fields. */
+export type DecodeOutcome =
+  | { state: 'completed'; image: PixelBuffer }
+  | { state: 'errored'; name: string; code: string; message: string };
+
+export interface RecompressTask {
+  image: PixelBuffer;
+  quality: number;
+  band: RecompressBand;
+  out: Uint8Array;
+}
+
+/** Piscina task handler `recompressBand`: one band of `recompressJpeg`, written into the shared `out`. */
+export function recompressBand(task: RecompressTask): Promise<void> {
+  return recompressBandInto(task.image, task.quality, task.band, task.out);
 }
