@@ -11,7 +11,9 @@ import { expectPositiveInteger } from './validate.js';
 import { decodeImageDefaults, recompressPlan } from './decodeImage.js';
 import type { DecodeImageOptions, RecompressJpegOptions } from './decodeImage.js';
 import { ForensicsError, ImageDecodeError, ImageTooLargeError, ImageTooSmallError } from './errors.js';
-import type { BandTask, DecodeOutcome, DecodeTask, LumaTask, MergeTask, RecompressTask, WorkerTask } from './worker.js';
+import type { KernelOutcome } from './analyzeImage.js';
+import type { FusedLocalisation } from './fusion/fuseMaps.js';
+import type { BandTask, DecodeOutcome, DecodeTask, FuseTask, LumaTask, MergeTask, RecompressTask, WorkerTask } from './worker.js';
 
 export interface ForensicsPoolOptions {
   /**
@@ -187,6 +189,16 @@ export class ForensicsPool {
       return this.piscina.run(task, { name: 'recompressBand' });
     }));
     return { data: out, width: image.width, height: image.height, channels: image.channels };
+  }
+
+  /**
+   * `fuseMaps` (default model) in a worker: the same fused map, score and kernels used. Only each kernel's first map
+   * (the one fuseMaps reads) is copied to it.
+   */
+  async fuseMaps(kernels: readonly KernelOutcome[], width: number, height: number): Promise<FusedLocalisation> {
+    const firstMaps = kernels.map((k) => (k.state === 'completed' ? { ...k, result: { ...k.result, maps: k.result.maps.slice(0, 1) } } : k));
+    const task: FuseTask = { kernels: firstMaps, width, height };
+    return (await this.piscina.run(task, { name: 'fuse' })) as FusedLocalisation;
   }
 
   /**

@@ -2,6 +2,9 @@ import { Piscina } from 'piscina';
 import { decodeImage, recompressBandInto } from './decodeImage.js';
 import type { DecodeImageOptions, RecompressBand } from './decodeImage.js';
 import { ForensicsError } from './errors.js';
+import { fuseMaps } from './fusion/fuseMaps.js';
+import type { FusedLocalisation } from './fusion/fuseMaps.js';
+import type { KernelOutcome } from './analyzeImage.js';
 import { getKernel } from './registry.js';
 import type { BandPart, KernelId } from './registry.js';
 import { studioLumaPlanesRows } from './internal/luma.js';
@@ -131,4 +134,24 @@ export interface RecompressTask {
 /** Piscina task handler `recompressBand`: one band of `recompressJpeg`, written into the shared `out`. */
 export function recompressBand(task: RecompressTask): Promise<void> {
   return recompressBandInto(task.image, task.quality, task.band, task.out);
+}
+
+export interface FuseTask {
+  kernels: KernelOutcome[];
+  width: number;
+  height: number;
+}
+
+/**
+ * Piscina task handler `fuse`: `fuseMaps` on the kernels' first maps, its map moved back. Issue 26 replay: on the
+ * caller's thread the standardisation of a 49-Mpx image's maps held the event loop for 9-12 s.
+ */
+export function fuse(task: FuseTask): unknown {
+  const result: FusedLocalisation = fuseMaps(task.kernels, task.width, task.height);
+  const buffers = [result.map.data.buffer].filter((b): b is ArrayBuffer => !(b instanceof SharedArrayBuffer));
+  const transferable = {
+    get [Piscina.transferableSymbol]() { return buffers; },
+    get [Piscina.valueSymbol]() { return result; },
+  };
+  return Piscina.move(transferable as unknown as Parameters<typeof Piscina.move>[0]);
 }

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ForensicsPool, ImageDecodeError, ImageTooLargeError, ImageTooSmallError, analyzeImage, decodeImage, kernelRegistry, recompressJpeg, workerExecArgv, workerFilename } from '../src/index.js';
+import { ForensicsPool, fuseMaps, ImageDecodeError, ImageTooLargeError, ImageTooSmallError, analyzeImage, decodeImage, kernelRegistry, recompressJpeg, workerExecArgv, workerFilename } from '../src/index.js';
 import { BAND_MIN_PIXELS, splitRows } from '../src/registry.js';
 import { addNoise, smoothField, toUint8 } from './synthetic.js';
 
@@ -101,6 +101,11 @@ describe('ForensicsPool', () => {
     for (let i = 0; i < direct.length; i++) expect(isDeepStrictEqual(pooled[i], direct[i]), pooled[i]!.id).toBe(true);
     // The threads got the image's luma planes once, in shared memory.
     expect((await pool.lumaOf(big))!.luma.buffer).toBeInstanceOf(SharedArrayBuffer);
+    // The fused map is computed in a worker with the calling thread's result (issue 26).
+    const analysis = await analyzeImage(big, { pool });
+    const fused = await pool.fuseMaps(analysis.kernels, w, h);
+    expect(fused.used.length).toBeGreaterThan(0);
+    expect(fused).toEqual(fuseMaps(analysis.kernels, w, h));
   }, 60_000);
 
   it('reuses the shared memory of released images: JPEGs of two sizes analyzed in turn give the main thread\'s results', async () => {
