@@ -41,7 +41,8 @@ async function main() {
   const { countWords } = await import(pathToFileURL(join(ROOT, 'packages', 'credits', 'dist', 'index.js')).href);
   const site = await startSite();
   site.prepare();
-  const list = attacks(site).filter((a) => !only || only.includes(a.name));
+  // --only: names or prefixes of names (`advanced-png-7000x7000` for `advanced-png-7000x7000 x8`).
+  const list = attacks(site).filter((a) => !only || only.some((o) => o && a.name.startsWith(o)));
   const rows = [];
   const dir = mkdtempSync(join(tmpdir(), 'replay-'));
   const loads = [loadavg()[0]];

@@ -165,7 +165,9 @@ export function killStarted() {
 
 /** Starts `content-analysis <command> ...args` with the dial hook; resolves once `ready` matches a stdout line. */
 async function startProcess(command, args, env, ready) {
-  const child = spawn(process.execPath, ['--import', HOOK, BIN, command, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  // REPLAY_NODE_ARGS: extra Node flags for the started processes (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+  const extra = (process.env.REPLAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...extra, '--import', HOOK, BIN, command, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
   children.add(child);
   child.once('exit', () => children.delete(child));
   const log = [];

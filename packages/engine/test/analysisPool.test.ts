@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { EvidenceStore } from '@content-analysis/fact-check';
 import { SourceIndex } from '@content-analysis/plagiarism';
 import { AnalysisPool, analysisMode, ApiError, Engine, sharedAnalysisPool } from '../src/index.js';
@@ -6,6 +6,7 @@ import type { EngineOptions } from '../src/index.js';
 import { readFileSync } from 'node:fs';
 import { manyParagraphDocx } from '../../../scripts/fuzz/lib/index.mjs';
 import { rejection, routeToLocal, startLocalServer } from './helpers.js';
+import { FixedAiImageClassifierDouble, noisePng, realClassifierAvailable } from './images.js';
 
 const ESSAY =
   'My grandmother kept bees behind the shed for almost forty years, and every August the whole house smelled of ' +
@@ -93,6 +94,28 @@ describe('analysis pool', () => {
     const [a, b] = await Promise.all([pooled.run('fact-checker', { text: CLAIMS, language: 'en' }), inThread.run('fact-checker', { text: CLAIMS, language: 'en' })]);
     expect((a.result.claims as Array<{ verdict: string }>).some((c) => c.verdict !== 'NOT_ENOUGH_EVIDENCE')).toBe(true);
     expect(a).toEqual(b);
+  }, 60_000);
+
+  it.skipIf(!realClassifierAvailable())('classifies an image in a worker with the in-thread numbers; an injected classifier stays here (issue 26)', async () => {
+    // Issue 26's credit race: the bundled classifier's decode and artefact features held the event loop 0.1-0.2 s per image.
+    const image = (await noisePng(320, 300)).toString('base64');
+    const run = vi.spyOn(pool, 'run');
+    try {
+      for (const version of ['5', '3']) {
+        const [a, b] = await Promise.all([pooled.run('image-detection', { image, version }), inThread.run('image-detection', { image, version })]);
+        expect(a).toEqual(b);
+        expect(a.result.version).toBe(version);
+      }
+      expect(run.mock.calls.filter(([name]) => name === 'aiImage')).toHaveLength(2);
+      run.mockClear();
+      const double = new FixedAiImageClassifierDouble(0.8);
+      const injected = new Engine({ analysis: { pool }, services: { imageClassifier: double } });
+      expect((await injected.run('image-detection', { image })).result.ai_probability).toBe(0.8);
+      expect(double.calls).toHaveLength(1);
+      expect(run.mock.calls.filter(([name]) => name === 'aiImage')).toHaveLength(0);
+    } finally {
+      run.mockRestore();
+    }
   }, 60_000);
 
   it('maps a worker error about the input to the same BAD_REQUEST as the calling thread', async () => {

@@ -68,11 +68,12 @@ export async function analyzeImage(input: Uint8Array | PixelBuffer, options: Ana
   for (const id of ids) getKernel(id);
   const quality = options.elaQuality ?? 90;
   expectIntegerInRange('elaQuality', quality, 1, 100);
-  const image = input instanceof Uint8Array ? await decodeImage(input, options) : input;
+  // In a pool, the decode and the round trip run in its workers, their pixels in shared memory (issue 26).
+  const image = input instanceof Uint8Array ? await (options.pool ? options.pool.decode(input, options) : decodeImage(input, options)) : input;
   const source = input instanceof Uint8Array ? input : options.sourceBytes;
   const dct = source && options.jpegCoefficients !== false && ids.some((id) => DCT_KERNELS.includes(id)) ? fileCoefficients(source, image) : undefined;
   // The JPEG round trip runs in sharp's threads while the kernels that do not need it run.
-  const pending = ids.includes('ela') ? recompressJpeg(image, { quality }) : undefined;
+  const pending = ids.includes('ela') ? (options.pool ? options.pool.recompressJpeg(image, { quality }) : recompressJpeg(image, { quality })) : undefined;
   pending?.catch(() => undefined);
   // The luma planes, computed once for every kernel that reads luma when the first of them starts: in a pool by the
   // threads (queued after the kernels that do not read luma), into shared memory.
@@ -135,8 +136,8 @@ function fileCoefficients(bytes: Uint8Array, image: PixelBuffer): DctPlane | und
 
 /**
  * Dispatch order by typical cost (benchmarks/forensics), most expensive first; ELA last as it waits for sharp. The
- * CFA kernels go first also because in a pool they split into one band per thread and finish with a merge on this
- * thread, which then overlaps the other kernels instead of trailing them.
+ * CFA kernels go first also because in a pool they split into one band per thread and finish with a merge (in a
+ * worker), which then overlaps the other kernels instead of trailing them.
  */
 const DISPATCH_ORDER: readonly KernelId[] = [
   'dq-nonaligned', 'cfa-reinterpolation', 'cfa-variance', 'dq-aligned', 'jpeg-ghost', 'median-residual', 'edge-anomaly', 'wavelet-noise', 'jpeg-grid', 'spectral', 'ela',

@@ -75,26 +75,53 @@ const MCU_ROWS = 16;
  * the same bottom padding. The banded result's pixels are in a SharedArrayBuffer.
  */
 export async function recompressJpeg(image: PixelBuffer, options: RecompressJpegOptions = {}): Promise<PixelBuffer> {
+  const plan = recompressPlan(image, options);
+  if (plan.bands.length <= 1) return roundTrip(image.data as Uint8Array, image.width, image.height, image.channels, plan.quality);
+  // Joined in shared memory: a ForensicsPool then hands these pixels to its workers as they are, without a copy.
+  const out = new Uint8Array(new SharedArrayBuffer(image.width * image.height * image.channels));
+  await Promise.all(plan.bands.map((band) => recompressBandInto(image, plan.quality, band, out)));
+  return { data: out, width: image.width, height: image.height, channels: image.channels };
+}
+
+/** One band of {@link recompressJpeg}: its own rows `[y0, y1)`, encoded with the rows `[from, to)`. */
+export interface RecompressBand {
+  y0: number;
+  y1: number;
+  from: number;
+  to: number;
+}
+
+/** The checked quality and the row bands of {@link recompressJpeg} (one band: the whole image in one trip). */
+export function recompressPlan(image: PixelBuffer, options: RecompressJpegOptions = {}): { quality: number; bands: RecompressBand[] } {
   const o = { ...recompressJpegDefaults, ...options };
   expectPixelBuffer('image', image);
   expectIntegerInRange('quality', o.quality, 1, 100);
   if (o.bands !== undefined) expectIntegerInRange('bands', o.bands, 1, 64);
   if (!(image.data instanceof Uint8Array)) throw new TypeError('Expected Uint8Array pixels for recompressJpeg but received Float32Array of type object');
-  const { width, height, channels } = image;
-  const pixels = image.data;
+  const { width, height } = image;
   const mcuRows = Math.ceil(height / MCU_ROWS);
-  const bands = Math.min(mcuRows, o.bands ?? (width * height >= BAND_MIN_PIXELS ? 2 : 1));
-  if (bands <= 1) return roundTrip(pixels, width, height, channels, o.quality);
-  // Joined in shared memory: a ForensicsPool then hands these pixels to its workers as they are, without a copy.
-  const out = new Uint8Array(new SharedArrayBuffer(width * height * channels));
-  const row = width * channels;
-  await Promise.all(Array.from({ length: bands }, async (_, i) => {
-    const y0 = Math.floor((i * mcuRows) / bands) * MCU_ROWS, y1 = Math.min(height, Math.floor(((i + 1) * mcuRows) / bands) * MCU_ROWS);
-    const from = Math.max(0, y0 - MCU_ROWS), to = Math.min(height, y1 + MCU_ROWS);
-    const band = await roundTrip(pixels.subarray(from * row, to * row), width, to - from, channels, o.quality);
-    out.set(band.data.subarray((y0 - from) * row, (y1 - from) * row), y0 * row);
-  }));
-  return { data: out, width, height, channels };
+  const count = Math.min(mcuRows, o.bands ?? (width * height >= BAND_MIN_PIXELS ? 2 : 1));
+  if (count <= 1) return { quality: o.quality, bands: [{ y0: 0, y1: height, from: 0, to: height }] };
+  return {
+    quality: o.quality,
+    bands: Array.from({ length: count }, (_, i) => {
+      const y0 = Math.floor((i * mcuRows) / count) * MCU_ROWS, y1 = Math.min(height, Math.floor(((i + 1) * mcuRows) / count) * MCU_ROWS);
+      return { y0, y1, from: Math.max(0, y0 - MCU_ROWS), to: Math.min(height, y1 + MCU_ROWS) };
+    }),
+  };
+}
+
+/**
+ * Round-trips the rows `[band.from, band.to)` of `image` and writes its own rows `[band.y0, band.y1)` into `out`
+ * (the whole image's size): what a {@link ForensicsPool} worker does per band, on the pixels in shared memory.
+ */
+export async function recompressBandInto(image: PixelBuffer, quality: number, band: RecompressBand, out: Uint8Array): Promise<void> {
+  const row = image.width * image.channels;
+  const pixels = image.data as Uint8Array;
+  const done = await roundTrip(pixels.subarray(band.from * row, band.to * row), image.width, band.to - band.from, image.channels, quality);
+  // Buffer#copy: the same bytes, faster than TypedArray#set into shared memory.
+  Buffer.from(done.data.buffer, done.data.byteOffset, done.data.byteLength)
+    .copy(Buffer.from(out.buffer, out.byteOffset, out.byteLength), band.y0 * row, (band.y0 - band.from) * row, (band.y1 - band.from) * row);
 }
 
 /** One JPEG encode and decode of `height` rows of 8-bit pixels with sharp. */

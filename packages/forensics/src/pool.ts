@@ -9,7 +9,12 @@ import type { LumaPlanes } from './internal/luma.js';
 import type { DctPlane } from './jpeg/blockDct.js';
 import type { KernelResult, PixelBuffer } from './types.js';
 import { expectPositiveInteger } from './validate.js';
-import type { BandTask, LumaTask, WorkerTask } from './worker.js';
+import { decodeImageDefaults, recompressPlan } from './decodeImage.js';
+import type { DecodeImageOptions, RecompressJpegOptions } from './decodeImage.js';
+import { ForensicsError, ImageDecodeError, ImageTooLargeError, ImageTooSmallError } from './errors.js';
+import type { KernelOutcome } from './analyzeImage.js';
+import type { FusedLocalisation } from './fusion/fuseMaps.js';
+import type { BandTask, DecodeOutcome, DecodeTask, FuseTask, LumaTask, MergeTask, RecompressTask, WorkerTask } from './worker.js';
 
 export interface ForensicsPoolOptions {
   /**
@@ -135,6 +140,52 @@ export class ForensicsPool {
   }
 
   /**
+   * `decodeImage` in a worker: the same pixels, in shared memory (so the kernels and `recompressJpeg` of this pool
+   * read them without a copy) and never touched by the caller's thread. Errors are decodeImage's own classes.
+   */
+  async decode(bytes: Uint8Array, options: DecodeImageOptions = {}): Promise<PixelBuffer> {
+    if (!(bytes instanceof Uint8Array)) throw new TypeError(`Expected Uint8Array for bytes but received ${String(bytes)} of type ${typeof bytes}`);
+    // Only the decode's own options cross (a caller may pass a wider object, such as analyzeImage's).
+    const task: DecodeTask = {
+      bytes,
+      options: { ...(options.maxPixels !== undefined ? { maxPixels: options.maxPixels } : {}), ...(options.minSide !== undefined ? { minSide: options.minSide } : {}) },
+    };
+    const outcome = (await this.piscina.run(task, { name: 'decodeShared' })) as DecodeOutcome;
+    if (outcome.state === 'completed') return outcome.image;
+    const kinds: Record<string, abstract new (...args: never[]) => ForensicsError> = { ImageDecodeError, ImageTooLargeError, ImageTooSmallError };
+    const kind = kinds[outcome.name] ?? ForensicsError;
+    // The worker's class, code and message (constructed through the base class: the message is already written).
+    const error = Reflect.construct(ForensicsError, [outcome.code, outcome.message], kind) as ForensicsError;
+    if (error instanceof ImageTooSmallError) Object.defineProperty(error, 'minimum', { value: options.minSide ?? decodeImageDefaults.minSide, enumerable: true });
+    throw error;
+  }
+
+  /**
+   * `recompressJpeg` with its row bands in the workers, written into shared memory there: the same pixels as
+   * `recompressJpeg` (the same bands and round trips), without the caller's thread copying any of them.
+   */
+  async recompressJpeg(image: PixelBuffer, options: RecompressJpegOptions = {}): Promise<PixelBuffer> {
+    const plan = recompressPlan(image, options);
+    const shared = this.sharedOf(image);
+    const out = new Uint8Array(new SharedArrayBuffer(image.width * image.height * image.channels));
+    await Promise.all(plan.bands.map((band) => {
+      const task: RecompressTask = { image: shared, quality: plan.quality, band, out };
+      return this.piscina.run(task, { name: 'recompressBand' });
+    }));
+    return { data: out, width: image.width, height: image.height, channels: image.channels };
+  }
+
+  /**
+   * `fuseMaps` (default model) in a worker: the same fused map, score and kernels used. Only each kernel's first map
+   * (the one fuseMaps reads) is copied to it.
+   */
+  async fuseMaps(kernels: readonly KernelOutcome[], width: number, height: number): Promise<FusedLocalisation> {
+    const firstMaps = kernels.map((k) => (k.state === 'completed' ? { ...k, result: { ...k.result, maps: k.result.maps.slice(0, 1) } } : k));
+    const task: FuseTask = { kernels: firstMaps, width, height };
+    return (await this.piscina.run(task, { name: 'fuse' })) as FusedLocalisation;
+  }
+
+  /**
    * Runs one kernel of the registry on `input` in a worker; a kernel with bands on an image of at least
    * BAND_MIN_PIXELS runs as one band of rows per thread, merged on this thread (same result). Kernels that read luma
    * get `input.luma` or the pool's shared planes of the image (`lumaOf`).
@@ -153,7 +204,12 @@ export class ForensicsPool {
       }));
       const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
       if (failed) throw failed.reason;
-      return entry.bands.merge(input, planned.shared, settled.map((s) => (s as PromiseFulfilledResult<BandPart>).value));
+      // The merge runs in a worker too (the same function, so the same result): the parts' own buffers move there.
+      const parts = settled.map((s) => (s as PromiseFulfilledResult<BandPart>).value);
+      const transferList = [...new Set(parts.flatMap((part) => Object.values(part).map((a) => a.buffer)))]
+        .filter((b): b is ArrayBuffer => !(b instanceof SharedArrayBuffer));
+      const merge: MergeTask = { id, image, recompressed, luma, shared: planned.shared, parts };
+      return (await this.piscina.run(merge, { name: 'mergeBands', transferList })) as KernelResult;
     }
     const task: WorkerTask = {
       id,
@@ -184,3 +240,4 @@ export class ForensicsPool {
     if (this.owned) await this.piscina.close();
   }
 }
+

@@ -1,6 +1,12 @@
 import { Piscina } from 'piscina';
+import { decodeImage, recompressBandInto } from './decodeImage.js';
+import type { DecodeImageOptions, RecompressBand } from './decodeImage.js';
+import { ForensicsError } from './errors.js';
+import { fuseMaps } from './fusion/fuseMaps.js';
+import type { FusedLocalisation } from './fusion/fuseMaps.js';
+import type { KernelOutcome } from './analyzeImage.js';
 import { getKernel } from './registry.js';
-import type { KernelId } from './registry.js';
+import type { BandPart, KernelId } from './registry.js';
 import { studioLumaPlanesRows } from './internal/luma.js';
 import type { LumaPlanes } from './internal/luma.js';
 import type { DctPlane } from './jpeg/blockDct.js';
@@ -60,4 +66,92 @@ export interface LumaTask {
 /** Piscina task handler `lumaBand`: writes rows of the luma planes into their shared buffers. */
 export function lumaBand(task: LumaTask): void {
   studioLumaPlanesRows(task.image, task.planes, task.rows[0], task.rows[1]);
+}
+
+/** The parts of a banded kernel to join (`KernelBands.merge`), with what its bands read. */
+export interface MergeTask {
+  id: KernelId;
+  image: PixelBuffer;
+  recompressed: PixelBuffer | undefined;
+  luma: LumaPlanes | undefined;
+  shared: unknown;
+  parts: BandPart[];
+}
+
+/**
+ * Piscina task handler `mergeBands`: joins a banded kernel's parts and finishes it (a 5x5 median over the whole
+ * feature map, quantiles, mixture fits), its map buffers moved back. Issue 26: on the caller's thread these took
+ * the event loop for about 0.5-1 s per 49-Mpx advanced analysis.
+ */
+export function mergeBands(task: MergeTask): unknown {
+  const bands = getKernel(task.id).bands;
+  if (!bands) throw new TypeError(`Expected a kernel with bands for id but received ${task.id} of type string`);
+  const result = bands.merge({ image: task.image, recompressed: task.recompressed, luma: task.luma }, task.shared, task.parts);
+  const buffers = [...new Set(result.maps.map((m) => m.data.buffer))].filter((b): b is ArrayBuffer => !(b instanceof SharedArrayBuffer));
+  const transferable = {
+    get [Piscina.transferableSymbol]() { return buffers; },
+    get [Piscina.valueSymbol]() { return result; },
+  };
+  return Piscina.move(transferable as unknown as Parameters<typeof Piscina.move>[0]);
+}
+
+export interface DecodeTask {
+  bytes: Uint8Array;
+  options: DecodeImageOptions;
+}
+
+/**
+ * Piscina task handler `decodeShared`: `decodeImage` in this thread, its pixels copied into shared memory here, so
+ * that the caller gets them without a copy and its event loop never touches them (issue 26: the copies of a
+ * 49-Mpx image into shared memory held it for 0.3-2 s).
+ */
+export async function decodeShared(task: DecodeTask): Promise<DecodeOutcome> {
+  let image: PixelBuffer;
+  try {
+    image = await decodeImage(task.bytes, task.options);
+  } catch (error) {
+    // Classes and their `code` do not cross threads: the caller rebuilds the error from these.
+    if (error instanceof ForensicsError) return { state: 'errored', name: error.name, code: error.code, message: error.message };
+    throw error;
+  }
+  const data = new Uint8Array(new SharedArrayBuffer(image.data.length));
+  Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength).copy(Buffer.from(data.buffer));
+  return { state: 'completed', image: { data, width: image.width, height: image.height, channels: image.channels } };
+}
+
+/** What `decodeShared` answers: the shared pixels, or decodeImage's error as plain fields. */
+export type DecodeOutcome =
+  | { state: 'completed'; image: PixelBuffer }
+  | { state: 'errored'; name: string; code: string; message: string };
+
+export interface RecompressTask {
+  image: PixelBuffer;
+  quality: number;
+  band: RecompressBand;
+  out: Uint8Array;
+}
+
+/** Piscina task handler `recompressBand`: one band of `recompressJpeg`, written into the shared `out`. */
+export function recompressBand(task: RecompressTask): Promise<void> {
+  return recompressBandInto(task.image, task.quality, task.band, task.out);
+}
+
+export interface FuseTask {
+  kernels: KernelOutcome[];
+  width: number;
+  height: number;
+}
+
+/**
+ * Piscina task handler `fuse`: `fuseMaps` on the kernels' first maps, its map moved back. Issue 26 replay: on the
+ * caller's thread the standardisation of a 49-Mpx image's maps held the event loop for 9-12 s.
+ */
+export function fuse(task: FuseTask): unknown {
+  const result: FusedLocalisation = fuseMaps(task.kernels, task.width, task.height);
+  const buffers = [result.map.data.buffer].filter((b): b is ArrayBuffer => !(b instanceof SharedArrayBuffer));
+  const transferable = {
+    get [Piscina.transferableSymbol]() { return buffers; },
+    get [Piscina.valueSymbol]() { return result; },
+  };
+  return Piscina.move(transferable as unknown as Parameters<typeof Piscina.move>[0]);
 }

@@ -5,8 +5,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ForensicsPool, analyzeImage, kernelRegistry, recompressJpeg, workerExecArgv, workerFilename } from '../src/index.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ForensicsPool, fuseMaps, ImageDecodeError, ImageTooLargeError, ImageTooSmallError, analyzeImage, decodeImage, kernelRegistry, recompressJpeg, workerExecArgv, workerFilename } from '../src/index.js';
 import { BAND_MIN_PIXELS, splitRows } from '../src/registry.js';
 import { addNoise, smoothField, toUint8 } from './synthetic.js';
 
@@ -79,7 +79,11 @@ describe('ForensicsPool', () => {
     expect(w * h).toBeGreaterThanOrEqual(BAND_MIN_PIXELS);
     for (const id of ['cfa-variance', 'cfa-reinterpolation'] as const) {
       expect(kernelRegistry[id].bands!.plan({ image: big }, undefined, 2)!.rows.length).toBe(2);
+      // The bands are joined in a worker too (issue 26: the merge held the event loop for up to a second).
+      const merge = vi.spyOn(kernelRegistry[id].bands!, 'merge');
       const pooled = await pool.run(id, { image: big });
+      expect(merge).not.toHaveBeenCalled();
+      merge.mockRestore();
       const direct = kernelRegistry[id].run({ image: big });
       expect(pooled).toEqual(direct);
     }
@@ -98,6 +102,11 @@ describe('ForensicsPool', () => {
     for (let i = 0; i < direct.length; i++) expect(isDeepStrictEqual(pooled[i], direct[i]), pooled[i]!.id).toBe(true);
     // The threads got the image's luma planes once, in shared memory.
     expect((await pool.lumaOf(big))!.luma.buffer).toBeInstanceOf(SharedArrayBuffer);
+    // The fused map is computed in a worker with the calling thread's result (issue 26).
+    const analysis = await analyzeImage(big, { pool });
+    const fused = await pool.fuseMaps(analysis.kernels, w, h);
+    expect(fused.used.length).toBeGreaterThan(0);
+    expect(fused).toEqual(fuseMaps(analysis.kernels, w, h));
   }, 60_000);
 
   it('reuses the shared memory of released images: JPEGs of two sizes analyzed in turn give the main thread\'s results', async () => {
@@ -113,6 +122,33 @@ describe('ForensicsPool', () => {
     for (const [k, jpeg] of jpegs.entries()) {
       const direct = withoutMs(await analyzeImage(jpeg));
       for (let i = 0; i < direct.length; i++) expect(isDeepStrictEqual(pooled[k]![i], direct[i]), pooled[k]![i]!.id).toBe(true);
+    }
+  }, 60_000);
+
+  it('decodes and round-trips an image in its workers: the same pixels, in shared memory; decode errors keep class and code (issue 26)', async () => {
+    const { default: sharp } = await import('sharp');
+    const w = 1700, h = 1250; // over BAND_MIN_PIXELS: the round trip goes in two bands
+    const rgb = Buffer.alloc(w * h * 3);
+    for (let i = 0; i < rgb.length; i++) rgb[i] = ((i * 7919) >>> 3) & 255;
+    const png = new Uint8Array(await sharp(rgb, { raw: { width: w, height: h, channels: 3 } }).png().toBuffer());
+    const [pooled, direct] = await Promise.all([pool.decode(png), decodeImage(png)]);
+    expect(pooled.data.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect([pooled.width, pooled.height, pooled.channels]).toEqual([direct.width, direct.height, direct.channels]);
+    expect(Buffer.from(pooled.data).equals(Buffer.from(direct.data))).toBe(true);
+    const [trip, directTrip] = await Promise.all([pool.recompressJpeg(pooled, { quality: 90 }), recompressJpeg(direct, { quality: 90 })]);
+    expect(trip.data.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(Buffer.from(trip.data).equals(Buffer.from(directTrip.data))).toBe(true);
+    expect(Buffer.from(trip.data).equals(Buffer.from(direct.data))).toBe(false);
+    const tiny = new Uint8Array(await sharp(rgb.subarray(0, 40 * 40 * 3), { raw: { width: 40, height: 40, channels: 3 } }).png().toBuffer());
+    for (const [bytes, options, kind, code] of [
+      [new Uint8Array([1, 2, 3, 4]), {}, ImageDecodeError, 'ERR_FORENSICS_IMAGE_DECODE'],
+      [png, { maxPixels: 1000 }, ImageTooLargeError, 'ERR_FORENSICS_IMAGE_TOO_LARGE'],
+      [tiny, {}, ImageTooSmallError, 'ERR_FORENSICS_IMAGE_TOO_SMALL'],
+    ] as const) {
+      const [a, b] = await Promise.all([pool.decode(bytes, options).catch((e: unknown) => e), decodeImage(bytes, options).catch((e: unknown) => e)]);
+      expect(a).toBeInstanceOf(kind);
+      expect({ name: (a as Error).name, code: (a as ImageDecodeError).code, message: (a as Error).message })
+        .toEqual({ name: (b as Error).name, code, message: (b as Error).message });
     }
   }, 60_000);
 

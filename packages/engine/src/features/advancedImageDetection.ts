@@ -4,6 +4,7 @@ import { analyzeImageAuthenticity } from '../advanced/analyzeImageAuthenticity.j
 import type { AuthenticityReport } from '../advanced/analyzeImageAuthenticity.js';
 import { advancedReportFigures, advancedReportHtml, hasReportFigures } from '../advanced/advancedReport.js';
 import { ADVANCED_CREDITS, defineFeature } from '../feature.js';
+import { runnerImageClassifier } from '../image/defaultImageClassifier.js';
 import { checkPublicUrl } from '../remote.js';
 import { advancedImageDetectionRequest } from '../schemas/requests.js';
 import type { AdvancedImageDetectionRequest } from '../schemas/requests.js';
@@ -35,7 +36,7 @@ export const advancedImageDetectionFeature = defineFeature<AdvancedImageDetectio
         const image = await context.fetchRemote(request.image_url, { accept: IMAGE_TYPES, maxBytes: 25 * 1024 * 1024 });
         const services = context.services();
         const pool = services.forensicsPool;
-        const analysis = await analyzeImageAuthenticity(image.bytes, { classifier: services.imageClassifier(), ...(pool ? { pool } : {}) });
+        const analysis = await analyzeImageAuthenticity(image.bytes, { classifier: runnerImageClassifier(services.imageClassifier(), context.analysis, context.signal), ...(pool ? { pool } : {}) });
         if (request.report !== 'html') return analysis.report;
         // The figures travel with the result (from a queue worker too); the page is written when the answer is sent,
         // with the credit fields.

@@ -5,6 +5,7 @@ import { CREDIT_COSTS } from '@content-analysis/credits';
 import { toImageBytes } from '@content-analysis/image-metadata';
 import { callerError } from '../callerError.js';
 import { defineFeature, SNAKE_CASE_CREDITS } from '../feature.js';
+import { runnerImageClassifier } from '../image/defaultImageClassifier.js';
 import { detectAiImage, imageFieldError } from '../image/detectAiImage.js';
 import type { ImageDetectionAnalysis } from '../image/detectAiImage.js';
 import { likelyAiGenerated } from '../image/likelyAiGenerated.js';
@@ -81,7 +82,7 @@ export const imageDetectionFeature = defineFeature<ImageDetectionRequest, ImageD
       analyse: async () => {
         bytes ??= (await context.fetchRemote(request.url!, { accept: IMAGE_TYPES, maxBytes: MAX_IMAGE_BYTES })).bytes;
         return detectAiImage(bytes, {
-          classifier: custom ?? context.services().imageClassifier(),
+          classifier: custom ?? runnerImageClassifier(context.services().imageClassifier(), context.analysis, context.signal),
           version,
           field: request.image !== undefined ? 'image' : 'url',
         });

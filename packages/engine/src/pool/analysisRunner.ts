@@ -1,5 +1,5 @@
-import { detectAiText } from '@content-analysis/classifiers';
-import type { AiTextResult, DetectAiTextOptions } from '@content-analysis/classifiers';
+import { classifyImage, detectAiText } from '@content-analysis/classifiers';
+import type { AiImageClassification, AiTextResult, ClassifyImageOptions, DetectAiTextOptions } from '@content-analysis/classifiers';
 import { DocumentError, extractDocument } from '@content-analysis/documents';
 import type { ExtractedText, ExtractOptions } from '@content-analysis/documents';
 import { checkFacts, gatherClaimEvidence } from '@content-analysis/fact-check';
@@ -20,6 +20,11 @@ export interface AnalysisRunner {
   /** `signal`: the caller went away; a pooled analysis that has not started yet is dropped. */
   detectAiText(text: string, options: DetectAiTextOptions, signal?: AbortSignal): Promise<AiTextResult>;
   checkPlagiarism(text: string, options: CheckPlagiarismOptions, signal?: AbortSignal): Promise<PlagiarismV2Result>;
+  /**
+   * The bundled AI-image classifier (`classifyImage`) on one encoded image. Issue 26: its decode and artefact
+   * features (about 0.1-0.2 s of JavaScript for a 350 KB PNG) held the event loop of `serve` during the credit race.
+   */
+  classifyImage(bytes: Uint8Array, options: ClassifyImageOptions, signal?: AbortSignal): Promise<AiImageClassification>;
   /** `options.signal` cancels the search provider's calls and drops a pooled judging that has not started yet. */
   checkFacts(text: string, options: CheckFactsOptions): Promise<FactCheckResult>;
   /**
@@ -34,6 +39,7 @@ export const inThreadRunner: AnalysisRunner = Object.freeze({
   where: 'thread' as const,
   detectAiText: (text: string, options: DetectAiTextOptions) => detectAiText(text, options),
   checkPlagiarism: (text: string, options: CheckPlagiarismOptions) => checkPlagiarism(text, options),
+  classifyImage: (bytes: Uint8Array, options: ClassifyImageOptions) => classifyImage(bytes, options),
   checkFacts: (text: string, options: CheckFactsOptions) => checkFacts(text, options),
   extractDocument: (bytes: Uint8Array, options: ExtractOptions) => extractDocument(bytes, options),
 });
@@ -43,6 +49,7 @@ export function pooledRunner(pool: () => AnalysisPool): AnalysisRunner {
   return {
     where: 'pool',
     detectAiText: (text, options, signal) => pool().run('aiText', { text, options }, signal),
+    classifyImage: (bytes, options, signal) => pool().run('aiImage', { bytes, options }, signal),
     async checkPlagiarism(text, options, signal) {
       const found = await findSources(text, options);
       // A clock does not cross threads: the worker's reads the scan time.

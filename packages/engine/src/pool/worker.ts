@@ -1,5 +1,5 @@
-import { detectAiText } from '@content-analysis/classifiers';
-import type { AiTextResult, DetectAiTextOptions } from '@content-analysis/classifiers';
+import { classifyImage, detectAiText } from '@content-analysis/classifiers';
+import type { AiImageClassification, AiTextResult, ClassifyImageOptions, DetectAiTextOptions } from '@content-analysis/classifiers';
 import { extractDocument as extractDocumentText } from '@content-analysis/documents';
 import type { ExtractedText, ExtractOptions } from '@content-analysis/documents';
 import { findCheckableClaims, judgeClaims } from '@content-analysis/fact-check';
@@ -38,6 +38,11 @@ export interface FactCheckTask {
   options: JudgeClaimOptions;
 }
 
+export interface AiImageTask {
+  bytes: Uint8Array;
+  options: ClassifyImageOptions;
+}
+
 export interface ExtractDocumentTask {
   bytes: Uint8Array;
   options: ExtractOptions;
@@ -47,6 +52,7 @@ export interface ExtractDocumentTask {
 export interface AnalysisTasks {
   extractDocument: { task: ExtractDocumentTask; result: ExtractedText };
   aiText: { task: AiTextTask; result: AiTextResult };
+  aiImage: { task: AiImageTask; result: AiImageClassification };
   plagiarism: { task: PlagiarismTask; result: PlagiarismV2Result };
   factClaims: { task: FactClaimsTask; result: CheckableClaims };
   factCheck: { task: FactCheckTask; result: FactCheckResult };
@@ -72,6 +78,14 @@ async function settle<T>(work: () => Promise<T>): Promise<TaskOutcome<T>> {
 /** Piscina task handler `aiText`: the AI-text detector of this thread, its model loaded on the first task. */
 export function aiText(task: AiTextTask): Promise<TaskOutcome<AiTextResult>> {
   return settle(() => detectAiText(task.text, task.options));
+}
+
+/**
+ * Piscina task handler `aiImage`: the bundled AI-image classifier of this thread (its decode, its artefact features
+ * in JavaScript and its probes; the models load on the first task), the same numbers as on the calling thread.
+ */
+export function aiImage(task: AiImageTask): Promise<TaskOutcome<AiImageClassification>> {
+  return settle(() => classifyImage(task.bytes, task.options));
 }
 
 /** Piscina task handler `plagiarism`: aligns the text with the sources found on the caller's thread. */
