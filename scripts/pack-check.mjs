@@ -104,10 +104,9 @@ try {
   figures.tarballs = Object.fromEntries(Object.entries(packed).map(([name, file]) => [name, statSync(join(tarballs, file)).size]));
 
   // 2. A scratch npm project that depends on every tarball; a plain `npm install`. onnxruntime-node is an optional
-  // dependency of @content-analysis/onnx: on linux-x64 its postinstall downloads CUDA 12 libraries from NuGet, which
-  // fails where only the npm registry is reachable, and npm then drops it; the models run on onnxruntime-web
-  // (WebAssembly, no install script) instead. Which one was installed is reported, and the consumer script checks
-  // that AI text runs on it.
+  // peer of @content-analysis/onnx (on linux-x64 its postinstall downloads CUDA 12 libraries from NuGet), so npm does
+  // not install it; the models run on onnxruntime-web (WebAssembly, no install script). Which one was installed is
+  // reported, and the consumer script checks that AI text runs on it.
   const dependencies = Object.fromEntries(Object.entries(packed).map(([name, file]) => [name, `file:../tarballs/${file}`]));
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'pack-check-consumer', private: true, type: 'module', dependencies }, null, 2));
   const install = run('npm', ['install', '--no-audit', '--no-fund'], consumer);
@@ -117,7 +116,7 @@ try {
   if (install.status !== 0) throw new Error('install failed');
   figures.onnxRuntimeNodeInstalled = existsSync(join(consumer, 'node_modules', 'onnxruntime-node', 'package.json'));
   check('ONNX runtimes installed', existsSync(join(consumer, 'node_modules', 'onnxruntime-web', 'package.json')),
-    `onnxruntime-web yes, onnxruntime-node ${figures.onnxRuntimeNodeInstalled ? 'yes' : 'no (its install script failed; npm dropped the optional dependency)'}`);
+    `onnxruntime-web yes, onnxruntime-node ${figures.onnxRuntimeNodeInstalled ? 'yes' : 'no (an optional peer, not installed)'}`);
 
   // 3. Size of what a team installs.
   const modules = join(consumer, 'node_modules');

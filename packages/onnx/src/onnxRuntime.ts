@@ -24,8 +24,8 @@ function firstLine(error: unknown): string {
  * whose `InferenceSession.create` runs sessions on that runtime's backend (also when the other one is loaded too).
  * onnxruntime-web runs single-threaded in the calling thread (`env.wasm.numThreads = 1`, no proxy worker): the
  * packages parallelise across worker threads instead, and its own threads were slower on the 2-core machine measured.
- * @throws {OnnxRuntimeUnavailableError} when the package is not installed (npm drops onnxruntime-node, an optional
- *   dependency, where its install script fails) or its native part cannot load on this platform
+ * @throws {OnnxRuntimeUnavailableError} when the package is not installed (onnxruntime-node is an optional peer that
+ *   a team adds for the native runtime) or its native part cannot load on this platform
  */
 export function loadOnnxRuntime(name: OnnxRuntimeName): typeof Ort {
   const cached = loaded.get(name);
