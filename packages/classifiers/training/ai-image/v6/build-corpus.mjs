@@ -13,7 +13,8 @@
 // evaluation sets), and every near copy (difference hash within 4 bits) of such an evaluation image, so that no
 // evaluation image is ever a training image; `duplicates.json` lists each file dropped this way and what it matched. A source's grids of several images are cut into tiles (`tiles` in sources.mjs; a
 // tile's path is `<file>#tile<k>`). Usage: node training/ai-image/v6/build-corpus.mjs [--limit AI,REAL] [--only LIST]
-// (version 8: --limit 80,150 --only training/ai-image/v8/corpus-files.txt)
+// (version 8: --limit 80,150 --only training/ai-image/v8/corpus-files.txt; version 9: --limit 80,150, the full plan, whose
+// 3,061 kept images training/ai-image/v9/corpus-files.txt lists for --only)
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -24,8 +24,11 @@
 // Usage: node training/ai-image/v6/extract.mjs [--shard i/n] [--processing original,shared,reduced[,enlarged]]
 //   [--label real|ai] [--cap N[,M]]
 //   version 8: --processing original,asshared[,social], then --processing screenshot --label real
+//   `--skip-dumped` (issue 29, the larger corpus of model 9): leaves out the images whose rows for every asked
+//   processing are already in a dump of the same view (rows-*.json under out/ai-image-v6, as train.py reads them), so
+//   a rebuilt, larger corpus costs only its new images; its dumps are tagged `..._rest-<shard>`.
 //   (after `npm run build`; run n shards at once)
-import { closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ARTEFACT_FEATURE_NAMES, artefactFeatures } from '../../../dist/aiImage/artefactFeatures.js';
 import { prepareArtefactView } from '../../../dist/aiImage/artefactView.js';
@@ -60,10 +63,28 @@ const VIEWS = { native: undefined, reduced512: { maxSide: 512, crop: 512, jpegQu
 const viewName = process.env.V6_VIEW ?? 'native';
 const view = VIEWS[viewName];
 const lat = process.argv.indexOf('--label');
-const tag = `${viewName === 'native' ? 'native_' : ''}${processings.join('+')}${lat === -1 ? '' : `_${process.argv[lat + 1]}`}-${shard}`;
+const skipDumped = process.argv.includes('--skip-dumped');
+const prefix = `rows-${viewName === 'native' ? 'native_' : ''}`;
+const tag = `${viewName === 'native' ? 'native_' : ''}${processings.join('+')}${lat === -1 ? '' : `_${process.argv[lat + 1]}`}${skipDumped ? '_rest' : ''}-${shard}`;
+
+/** Files whose rows for every asked processing are in an existing dump of this view (read before this run writes). */
+function dumped() {
+  const done = new Map();
+  for (const name of readdirSync(OUT).filter((n) => n.startsWith(prefix) && n.endsWith('.json') && (viewName === 'native') === n.startsWith('rows-native_'))) {
+    for (const r of JSON.parse(readFileSync(join(OUT, name), 'utf8')).rows) {
+      if (!done.has(r.file)) done.set(r.file, new Set());
+      done.get(r.file).add(r.processing);
+    }
+  }
+  return new Set([...done].filter(([, p]) => processings.every((q) => p.has(q))).map(([file]) => file));
+}
+
 const cat = process.argv.indexOf('--cap');
+const skipped = skipDumped ? dumped() : new Set();
 const rows = capped(readManifest(OUT), ...(cat === -1 ? [] : process.argv[cat + 1].split(',').map(Number)))
+  .filter((r) => !skipped.has(r.file))
   .filter((r, i) => i % shards === shard && (lat === -1 || r.label === process.argv[lat + 1]));
+if (skipDumped) console.log(`shard ${shard}: ${skipped.size} images already dumped, ${rows.length} to extract`);
 const features = openSync(join(OUT, `features-${tag}.f32`), 'w');
 const written = [];
 const started = Date.now();

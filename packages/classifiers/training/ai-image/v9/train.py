@@ -2,16 +2,18 @@
 (80%, bicubic, PNG: v6/processings.mjs) among the training processings of both classes, so that a picture and its
 screenshot are learnt alike (issue 29, item 2: processing applied to both classes alike).
 
-Everything else is version 8's: the 825 images of training/ai-image/v8/corpus-files.txt, the 406 artefact features,
-the one-hidden-layer network, the threshold rule (the highest, over every real source and every measured processing
-of the calibration split: as published, as shared, screenshot, of the 99th percentile of the logits) plus the margin
-that each real source left out in turn needs to stay at 2.5% (nested for the leave-one-source-out table), the
-inconclusive band, and the protocol (v8/train.py's docstring). The leave-family-out and leave-source-out AI tables also
+The corpus is the full plan of build-corpus.mjs --limit 80,150 (3,061 images kept of 3,484, listed in
+training/ai-image/v9/corpus-files.txt; the first model 9 had version 8's 825, v8/corpus-files.txt: CHANGELOG).
+Everything else is version 8's: the 406 artefact features, the one-hidden-layer network, the threshold rule (the
+highest, over every real source and every measured processing of the calibration split: as published, as shared,
+screenshot, of the 99th percentile of the logits) plus the margin that each real source left out in turn needs to
+stay at 2.5% (nested for the leave-one-source-out table), the inconclusive band, and the protocol (v8/train.py's
+docstring). The leave-family-out and leave-source-out AI tables also
 carry the screenshot copies of the AI images (they did not exist for version 8).
 
 Run (from packages/classifiers, Debian's python3 with torch, sklearn and onnx), after
-    node training/ai-image/v6/build-corpus.mjs --limit 80,150 --only training/ai-image/v8/corpus-files.txt
-    node training/ai-image/v6/extract.mjs --processing original,asshared,screenshot
+    node training/ai-image/v6/build-corpus.mjs --limit 80,150 --only training/ai-image/v9/corpus-files.txt
+    node training/ai-image/v6/extract.mjs --processing original,asshared,screenshot [--skip-dumped] [--shard i/n]
     /usr/bin/python3 training/ai-image/v9/train.py [--no-export]
 The model folder is models/ai-image/9 (or V9_MODELS/9).
 """
