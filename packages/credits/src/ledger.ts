@@ -18,16 +18,8 @@ export type ChargeOutcome =
   | { ok: true; chargeId: string; balance: number }
   | { ok: false; balance: number; shortBy: number };
 
-/**
- * Delivers the result an accepted charge pays for; see `Ledger.chargeOnDelivery`. `settle` is called when the
- * answer starts to leave (after the work, before its first byte is written): from then on the charge stands even if
- * the process dies before the delivery finishes, while a delivery that fails still refunds it. A ledger that keeps
- * no pending marks across processes makes it a no-op.
- */
-export type DeliverCharge = (charged: Extract<ChargeOutcome, { ok: true }>, settle: () => Promise<void>) => Promise<void>;
-
-/** The `settle` of ledgers without pending marks. */
-const SETTLED = async (): Promise<void> => {};
+/** Delivers the result an accepted charge pays for; see `Ledger.chargeOnDelivery`. */
+export type DeliverCharge = (charged: Extract<ChargeOutcome, { ok: true }>) => Promise<void>;
 
 /** Kind of a ledger entry. */
 export type LedgerEntryKind = 'charge' | 'refund' | 'topup';
@@ -107,10 +99,9 @@ export interface Ledger {
    * A charge that stands only if the result it pays for was delivered: debits as `charge` does (the charge shows at
    * once), then awaits `deliver` with the accepted charge; if `deliver` rejects, the charge is refunded and the
    * rejection passed on. A refused charge does not call `deliver`. PostgreSQL also marks the charge pending until
-   * `deliver` calls `settle` (the answer starts to leave) or settles, under a lease of this ledger: if the process
-   * dies meanwhile, any other ledger on the schema refunds it (`PostgresLedger.recoverUndelivered`). SQLite marks it
-   * under the process (host, id, start time): the next `SqliteLedger` opened on the file after that process died
-   * refunds it (`SqliteLedger.recoverUndelivered`). A process that dies after `settle` keeps the charge.
+   * `deliver` settles, under a lease of this ledger: if the process dies meanwhile, any other ledger on the schema
+   * refunds it (`PostgresLedger.recoverUndelivered`). SQLite marks it under the process (host, id, start time): the
+   * next `SqliteLedger` opened on the file after that process died refunds it (`SqliteLedger.recoverUndelivered`).
    * @throws {UnknownAccountError}
    */
   chargeOnDelivery(accountId: string, amount: number, memo: string | undefined, deliver: DeliverCharge): Promise<ChargeOutcome>;
@@ -161,7 +152,7 @@ export async function refundUndelivered(
   const charged = await ledger.charge(accountId, amount, memo);
   if (!charged.ok) return charged;
   try {
-    await deliver(charged, SETTLED);
+    await deliver(charged);
   } catch (error) {
     await ledger.refund(charged.chargeId);
     throw error;

@@ -185,22 +185,14 @@ export class PostgresLedger implements Ledger {
       return rows[0] && { ok: true, chargeId, balance: Number(rows[0].balance) };
     });
     if (!charged.ok) return charged;
-    // The mark goes when the answer starts to leave (`settle`), so a process that dies while writing an answer does
-    // not get that charge refunded; a delivery that fails is refunded whether or not it had settled.
-    let settled = false;
-    const settle = async (): Promise<void> => {
-      if (settled) return;
-      settled = true;
-      await this.#pool.query(this.#sql.deleteDelivery, [charged.chargeId]);
-    };
     try {
-      await deliver(charged, settle);
+      await deliver(charged);
     } catch (error) {
       await this.refund(charged.chargeId);
       await this.#pool.query(this.#sql.deleteDelivery, [charged.chargeId]);
       throw error;
     }
-    await settle();
+    await this.#pool.query(this.#sql.deleteDelivery, [charged.chargeId]);
     return charged;
   }
 

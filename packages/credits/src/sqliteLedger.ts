@@ -134,24 +134,17 @@ export class SqliteLedger implements Ledger {
     assertNonNegativeInteger('amount', amount);
     assertOptionalString('memo', memo);
     // The charge and the refund are committed with the other writes of their turn of the event loop (#groupCommit);
-    // the mark's removal at once when the answer starts to leave (`settle`, before its first byte is written), so that
-    // a process killed while or after writing an answer does not get that charge refunded.
+    // the mark's removal at once, so that a process killed after an answer left does not get that charge refunded.
     const charged = await this.#groupCommit(() => this.#tx.chargePending(accountId, amount, memo ?? null, HOLDER));
     if (!charged.ok) return charged;
-    let settled = false;
-    const settle = async (): Promise<void> => {
-      if (settled || this.#closed) return;
-      settled = true;
-      translateBusy(() => this.#sql.deleteDelivery.run(charged.chargeId));
-    };
     try {
-      await deliver(charged, settle);
+      await deliver(charged);
     } catch (error) {
       // A ledger closed meanwhile leaves the mark: the next one to open the file refunds it once this process is gone.
       if (!this.#closed) await this.#groupCommit(() => this.#tx.refundPending(charged.chargeId));
       throw error;
     }
-    await settle();
+    if (!this.#closed) translateBusy(() => this.#sql.deleteDelivery.run(charged.chargeId));
     return charged;
   }
 

@@ -268,15 +268,11 @@ export class Engine {
         creditsUsed: plan.cost,
         creditsRemaining: balance,
       });
-      const charged = await ledger!.chargeOnDelivery(accountId, plan.cost, feature.id, async (reserved, settle) => {
+      const charged = await ledger!.chargeOnDelivery(accountId, plan.cost, feature.id, async (reserved) => {
         result = this.#offload?.accepts(feature.id)
           ? await this.#offload.analyse(feature.id, body, { requestId: options.requestId, signal: options.signal, inputs: context.inputs.toJSON() })
           : await plan.analyse();
-        const outcome = outcomeOf(reserved.balance);
-        // The work is done and the answer about to leave: from here a process that dies keeps the charge (a failed
-        // delivery is still refunded).
-        await settle();
-        await options.deliver?.(outcome);
+        await options.deliver?.(outcomeOf(reserved.balance));
       });
       if (!charged.ok) {
         throw new ApiError('PAYMENT_REQUIRED', `Insufficient credits: this request costs ${plan.cost} credits and the balance is ${charged.balance}.`);
