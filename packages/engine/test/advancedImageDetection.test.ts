@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ForensicsPool, workerFilename } from '@content-analysis/forensics';
-import { advancedImageDetectionResult, ApiError, toAdvancedErrorBody } from '../src/index.js';
+import { analyzeImage, ForensicsPool, FUSION_MODEL, fuseMaps, KERNEL_IDS, workerFilename } from '@content-analysis/forensics';
+import { ADVANCED_KERNELS, advancedImageDetectionResult, analyzeImageAuthenticity, ApiError, toAdvancedErrorBody } from '../src/index.js';
 import { meteredEngine, routeToLocal, startLocalServer } from './helpers.js';
 import { digitalSourceTypeXmp, failingClassifierDouble, FixedAiImageClassifierDouble, syntheticPhoto } from './images.js';
 
@@ -181,4 +181,17 @@ describe('/v2/advanced-image-detection', () => {
       error: 'Insufficient credits',
     });
   });
+
+  it('runs every kernel the fused map weighs and none it gives weight 0, so its map and score are those of all ten', async () => {
+    const weighed = KERNEL_IDS.filter((id) => (FUSION_MODEL.weights[id] ?? 0) !== 0);
+    expect([...ADVANCED_KERNELS].sort()).toEqual([...weighed].sort());
+    expect(ADVANCED_KERNELS).not.toContain('dq-nonaligned');
+    const bytes = files.get('/photo.jpg')!;
+    const analysis = await analyzeImageAuthenticity(bytes, { classifier: new FixedAiImageClassifierDouble(0.3) });
+    const all = await analyzeImage(bytes, { kernels: [...ADVANCED_KERNELS, 'dq-nonaligned'] });
+    const full = fuseMaps(all.kernels, all.width, all.height);
+    expect(all.kernels.find((k) => k.id === 'dq-nonaligned')?.state).toBe('completed');
+    expect(analysis.fusion.score).toBe(full.score);
+    expect(Array.from(analysis.fused.data)).toEqual(Array.from(full.map.data));
+  }, 60_000);
 });

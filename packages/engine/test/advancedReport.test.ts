@@ -30,7 +30,7 @@ describe('the advanced report page', () => {
     expect(figures.overall).toMatchObject({ name: 'Fused map', legend: { label: 'tamper-probability' } });
     expect(figures.maps.filter((m) => !m.secondary).map((m) => m.name)).toEqual([
       'Error level analysis', 'Wavelet noise (NOI1)', 'Median-filter residual', 'Demosaicing traces (CFA1)', 'CFA re-interpolation (CFA2)', 'Edge anomaly',
-      'Aligned double quantisation', 'Non-aligned double quantisation', 'JPEG grid (block artefact grid)', 'JPEG ghosts',
+      'Aligned double quantisation', 'JPEG grid (block artefact grid)', 'JPEG ghosts',
     ]);
     const result = { status: 200, ...analysis.report, cost: 500, balance: 1500, report_figures: figures };
     const html = advancedReportHtml(result, figures, new Date('2026-11-27T12:00:00Z'));

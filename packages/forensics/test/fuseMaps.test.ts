@@ -40,4 +40,18 @@ describe('fuseMaps', () => {
     expect(Object.keys(FUSION_MODEL.weights)).not.toContain('spectral');
     expect(FUSION_MODEL.threshold).toBeGreaterThan(0.5);
   });
+
+  it('a kernel of weight 0 is listed but changes no cell, and a map with more than half its cells equal takes its standard deviation', () => {
+    const model = { weights: { ela: 1, 'dq-aligned': 0 }, bias: -1, radius: 1, topShare: 0.25, threshold: 0.9, provenance: 'test' };
+    const both = fuseMaps([outcome('ela', ela, 2, 16), outcome('dq-aligned', dq, 4, 8)], 32, 32, model);
+    const alone = fuseMaps([outcome('ela', ela, 2, 16)], 32, 32, model);
+    expect(both.used).toEqual(['ela', 'dq-aligned']);
+    expect(Array.from(both.map.data)).toEqual(Array.from(alone.map.data));
+    expect(both.score).toBe(alone.score);
+    // 3 of 4 values 0 (MAD 0), one NaN: the finite values' standard deviation is the scale.
+    const flat = Float32Array.from([0, 0, 0, 4, Number.NaN]);
+    const z = standardisedMap({ name: 'f', data: flat, width: 5, height: 1, cellSize: 8, displayRange: [0, 1] }, 40, 8);
+    expect(z[3]).toBeCloseTo(4 / Math.sqrt(3), 12);
+    expect(z[4]).toBe(0);
+  });
 });

@@ -4,6 +4,8 @@ import {
   nonAlignedDoubleQuantisation,
 } from '../src/index.js';
 import type { ForensicMap } from '../src/index.js';
+import { jpegLuma, jpegLumaBlocks } from '../src/jpeg/blockDct.js';
+import { gridEvidence } from '../src/jpeg/jpegGrid.js';
 import { composite, decodeRgb, H, jpeg, rectMask, shifted, texturedImage, W } from './jpegForgeries.js';
 
 const mask = rectMask();
@@ -59,5 +61,28 @@ describe('JPEG-domain kernels on synthetic forgeries (a textured image, an 8-ali
     expect(() => alignedDoubleQuantisation(image, { frequencies: 0 })).toThrow('Expected integer between 1 and 63 for frequencies but received 0 of type number');
     expect(() => jpegGhostMap(image, { minQuality: 90, maxQuality: 80 })).toThrow(RangeError);
     expect(() => blockArtefactGridMap(image, { radius: -1 })).toThrow(RangeError);
+  });
+
+  it('jpegLumaBlocks gives the full plane\'s values of the listed blocks; gridEvidence sums each capped step excess per phase', () => {
+    const image = { data: base, width: W, height: H, channels: 3 };
+    const luma = jpegLuma(image);
+    const blocksX = Math.floor((W - 4) / 8);
+    const blocks = jpegLumaBlocks(image, 4, 4, blocksX, Int32Array.from([0, 5, blocksX + 3]));
+    const [bx, by] = [3, 1];
+    for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) expect(blocks[128 + y * 8 + x]).toBe(luma[(4 + by * 8 + y) * W + 4 + bx * 8 + x]);
+    // Straightforward sums over every boundary, each step computed where it is used.
+    const ev = gridEvidence(luma, W, H);
+    const cellsX = Math.ceil(W / 8), columns = new Float32Array(ev.columns.length), rows = new Float32Array(ev.rows.length);
+    const Y = (x: number, y: number) => luma[y * W + x]!;
+    for (let y = 0; y < H; y++) for (let x = 1; x + 2 < W; x++) {
+      const e = Math.abs(Y(x + 1, y) - Y(x, y)) - (Math.abs(Y(x, y) - Y(x - 1, y)) + Math.abs(Y(x + 2, y) - Y(x + 1, y))) / 2;
+      if (e > 0) columns[((y >> 3) * cellsX + (x >> 3)) * 8 + ((x + 1) & 7)]! += Math.min(e, 6);
+    }
+    for (let y = 1; y + 2 < H; y++) for (let x = 0; x < W; x++) {
+      const e = Math.abs(Y(x, y + 1) - Y(x, y)) - (Math.abs(Y(x, y) - Y(x, y - 1)) + Math.abs(Y(x, y + 2) - Y(x, y + 1))) / 2;
+      if (e > 0) rows[((y >> 3) * cellsX + (x >> 3)) * 8 + ((y + 1) & 7)]! += Math.min(e, 6);
+    }
+    expect(Array.from(ev.columns)).toEqual(Array.from(columns));
+    expect(Array.from(ev.rows)).toEqual(Array.from(rows));
   });
 });

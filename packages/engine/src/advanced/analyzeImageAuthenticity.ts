@@ -16,11 +16,13 @@ import type { ToolReport } from './toolReports.js';
 
 /**
  * The kernels behind the spec's forensic tools (the spectral kernel has no tool id in the spec) and the JPEG-domain
- * kernels, which have no tool id either but enter the fused map that `authenticity` is taken from.
+ * kernels with a nonzero weight in the fused map that `authenticity` is taken from (they have no tool id either).
+ * `dq-nonaligned` has weight 0 in FUSION_MODEL: it would not change the fused map or the decision and cost about a
+ * third of the JPEG kernels' time, so the endpoint leaves it out (the forensics CLI and forensics-bench still run it).
  */
 export const ADVANCED_KERNELS: readonly KernelId[] = [
   'ela', 'wavelet-noise', 'median-residual', 'cfa-variance', 'cfa-reinterpolation', 'edge-anomaly',
-  'dq-aligned', 'dq-nonaligned', 'jpeg-grid', 'jpeg-ghost',
+  'dq-aligned', 'jpeg-grid', 'jpeg-ghost',
 ];
 
 export interface AuthenticityOptions {

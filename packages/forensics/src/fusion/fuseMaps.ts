@@ -18,7 +18,8 @@ export function standardisedMap(map: ForensicMap, width: number, height: number)
   const out = new Float64Array(cw * ch);
   const { median, scale } = robustCenterScale(map.data);
   // Maps with more than half their cells equal (a saturated probability) have no MAD: their standard deviation serves.
-  const s = scale > 1e-9 ? scale : Math.max(meanStd(Array.from(map.data).filter(Number.isFinite)).std, 1e-9);
+  // meanStd skips non-finite values itself: no boxed copy of a full-resolution map (12 M values at 12 MP took seconds).
+  const s = scale > 1e-9 ? scale : Math.max(meanStd(map.data).std, 1e-9);
   for (let cy = 0; cy < ch; cy++) {
     const my = Math.min(map.height - 1, Math.floor(Math.min(height - 1, cy * FUSED_CELL + 4) / map.cellSize));
     for (let cx = 0; cx < cw; cx++) {
@@ -55,6 +56,8 @@ export function fuseMaps(kernels: readonly KernelOutcome[], width: number, heigh
     const map = outcome?.state === 'completed' ? outcome.result.maps[0] : undefined;
     if (!map || map.cellSize <= 0) continue;
     used.push(id);
+    // A weight of 0 adds exactly 0 to every cell (the pooled z-scores are finite): nothing to compute.
+    if (weight === 0) continue;
     const z = standardisedMap(map, width, height);
     const pooled = model.radius > 0 ? boxMean(z, cw, ch, model.radius) : z;
     for (let i = 0; i < logit.length; i++) logit[i]! += weight * pooled[i]!;

@@ -49,6 +49,24 @@ export function jpegLuma(image: PixelBuffer): Float32Array {
 }
 
 /**
+ * `jpegLuma` of just the listed 8x8 blocks of the grid at (offsetX, offsetY) (blocksX per row), packed one block after
+ * another (64 values each, rows of 8): the same float32 values as the full plane holds there, for a few blocks of a
+ * large image without its whole plane.
+ */
+export function jpegLumaBlocks(image: PixelBuffer, offsetX: number, offsetY: number, blocksX: number, only: Int32Array): Float32Array {
+  const { data, width, channels } = image;
+  const out = new Float32Array(only.length * 64);
+  for (let i = 0, o = 0; i < only.length; i++) {
+    const b = only[i]!, bx = b % blocksX, by = (b - bx) / blocksX;
+    for (let y = 0; y < 8; y++) {
+      let p = ((offsetY + by * 8 + y) * width + offsetX + bx * 8) * channels;
+      for (let x = 0; x < 8; x++, o++, p += channels) out[o] = channels >= 3 ? 0.299 * data[p]! + 0.587 * data[p + 1]! + 0.114 * data[p + 2]! - 128 : data[p]! - 128;
+    }
+  }
+  return out;
+}
+
+/**
  * The DCT of every whole 8x8 block of `luma` (width x height) on the grid starting at (offsetX, offsetY), or of the
  * blocks listed by index in `only`, stored compactly in that order (`sampled`). Separable: rows then columns.
  */

@@ -20,21 +20,36 @@ const STEP_CAP = 6;
 export function gridEvidence(luma: Float32Array, width: number, height: number): GridEvidence {
   const cellsX = Math.ceil(width / 8), cellsY = Math.ceil(height / 8);
   const columns = new Float32Array(cellsX * cellsY * 8), rows = new Float32Array(cellsX * cellsY * 8);
+  // Each step |Y(x+1) - Y(x)| is computed once and kept while the three boundaries that read it pass (the same
+  // numbers as computing it each time, a third of the work).
   for (let y = 0; y < height; y++) {
     const r = y * width, cy = (y >> 3) * cellsX;
+    if (width < 4) break;
+    let before = Math.abs(luma[r + 1]! - luma[r]!), d = Math.abs(luma[r + 2]! - luma[r + 1]!);
     for (let x = 1; x + 2 < width; x++) {
-      const d = Math.abs(luma[r + x + 1]! - luma[r + x]!);
-      const side = (Math.abs(luma[r + x]! - luma[r + x - 1]!) + Math.abs(luma[r + x + 2]! - luma[r + x + 1]!)) / 2;
-      const e = d - side;
+      const after = Math.abs(luma[r + x + 2]! - luma[r + x + 1]!);
+      const e = d - (before + after) / 2;
       if (e > 0) columns[(cy + (x >> 3)) * 8 + ((x + 1) & 7)]! += e < STEP_CAP ? e : STEP_CAP;
+      before = d;
+      d = after;
     }
   }
-  for (let y = 1; y + 2 < height; y++) {
-    const r = y * width, cy = (y >> 3) * cellsX, phase = (y + 1) & 7;
-    for (let x = 0; x < width; x++) {
-      const a = luma[r - width + x]!, b = luma[r + x]!, c = luma[r + width + x]!, d2 = luma[r + 2 * width + x]!;
-      const e = Math.abs(c - b) - (Math.abs(b - a) + Math.abs(d2 - c)) / 2;
-      if (e > 0) rows[(cy + (x >> 3)) * 8 + phase]! += e < STEP_CAP ? e : STEP_CAP;
+  if (height >= 4) {
+    // Row steps |Y(y+1, x) - Y(y, x)| for the rows above, at and below each boundary, rotated down the image.
+    let above = new Float64Array(width), at = new Float64Array(width), below = new Float64Array(width);
+    for (let x = 0; x < width; x++) { above[x] = Math.abs(luma[width + x]! - luma[x]!); at[x] = Math.abs(luma[2 * width + x]! - luma[width + x]!); }
+    for (let y = 1; y + 2 < height; y++) {
+      const r = y * width, cy = (y >> 3) * cellsX, phase = (y + 1) & 7;
+      for (let x = 0; x < width; x++) {
+        const b = Math.abs(luma[r + 2 * width + x]! - luma[r + width + x]!);
+        below[x] = b;
+        const e = at[x]! - (above[x]! + b) / 2;
+        if (e > 0) rows[(cy + (x >> 3)) * 8 + phase]! += e < STEP_CAP ? e : STEP_CAP;
+      }
+      const t = above;
+      above = at;
+      at = below;
+      below = t;
     }
   }
   return { columns, rows, cellsX, cellsY };

@@ -1,4 +1,4 @@
-import { blockDct, blocksToCells, jpegLuma, ZIGZAG } from '../jpeg/blockDct.js';
+import { blockDct, blocksToCells, jpegLuma, jpegLumaBlocks, ZIGZAG } from '../jpeg/blockDct.js';
 import type { DctPlane } from '../jpeg/blockDct.js';
 import { binHistogram, fitFirstStep } from '../jpeg/doubleQuantisation.js';
 import { boxMean } from '../jpeg/boxMean.js';
@@ -78,12 +78,13 @@ export function alignedDoubleQuantisation(image: PixelBuffer, options: AlignedDo
   const freqs = ZIGZAG.slice(1, 1 + o.frequencies);
   const { steps } = quantisationSteps(plane, freqs, sample);
   // Calibration: the grid shifted by half a block sees no quantisation lattice (Bianchi and Piva's estimate of the
-  // singly quantised distribution). From a file's coefficients, the pixels give it.
-  const calLuma = luma ?? jpegLuma(image);
+  // singly quantised distribution). From a file's coefficients, the sampled blocks' luma alone is computed.
   const cx = (plane.offsetX + 4) % 8, cy = (plane.offsetY + 4) % 8;
-  const calTotal = Math.floor((width - cx) / 8) * Math.floor((height - cy) / 8);
-  const calSample = sampleBlocks(calTotal, SAMPLE_BLOCKS);
-  const calibration = blockDct(calLuma, width, height, cx, cy, calSample);
+  const calBlocksX = Math.floor((width - cx) / 8), calBlocksY = Math.floor((height - cy) / 8);
+  const calSample = sampleBlocks(calBlocksX * calBlocksY, SAMPLE_BLOCKS);
+  const calibration = luma
+    ? blockDct(luma, width, height, cx, cy, calSample)
+    : { ...blockDct(jpegLumaBlocks(image, cx, cy, calBlocksX, calSample), 8, 8 * calSample.length), blocksX: calBlocksX, blocksY: calBlocksY, offsetX: cx, offsetY: cy, sampled: calSample };
   const llr = new Float64Array(blocks);
   let used = 0, alphaSum = 0;
   const firstSteps: number[] = [];

@@ -60,30 +60,21 @@ export function jpegGhostMap(image: PixelBuffer, options: JpegGhostOptions = {},
   const n = w * h;
   const qualities: number[] = [];
   for (let q = o.minQuality; q <= o.maxQuality; q += o.qualityStep) qualities.push(q);
-  const curves = qualities.map((q) => {
-    const table = Float64Array.from(standardLumaTable(q));
-    const inverse = table.map((t) => 1 / t);
-    const err = new Float64Array(n);
-    for (let b = 0, o = 0; b < n; b++, o += 64) {
-      let s = 0;
-      for (let k = 0; k < 64; k++) {
-        // floor(x + 0.5) is Math.round (ties up) and cheaper in V8; c * (1 / t) may differ from c / t in the last
-        // bit, which moves a rounding only for coefficients within 1e-16 of a bin edge.
-        const c = coefficients[o + k]!, t = table[k]!;
-        const d = c - t * Math.floor(c * inverse[k]! + 0.5);
-        s += d * d;
-      }
-      err[b] = s / 64;
-    }
-    return boxMean(err, w, h, o.radius);
-  });
-  // Normalise per block across qualities (Farid's eq. 4, with the minimum subtracted as well).
   const m = qualities.length;
+  const tables = new Float64Array(m * 64), inverses = new Float64Array(m * 64);
+  qualities.forEach((q, j) => {
+    const table = standardLumaTable(q);
+    for (let k = 0; k < 64; k++) { tables[j * 64 + k] = table[k]!; inverses[j * 64 + k] = 1 / table[k]!; }
+  });
+  const errors = qualities.map(() => new Float64Array(n));
+  requantisationErrors(coefficients, n, tables, inverses, errors);
+  const curves = errors.map((err) => boxMean(err, w, h, o.radius));
+  // Normalise per block across qualities (Farid's eq. 4, with the minimum subtracted as well).
   for (let b = 0; b < n; b++) {
     let lo = Infinity, hi = -Infinity;
-    for (const c of curves) { lo = Math.min(lo, c[b]!); hi = Math.max(hi, c[b]!); }
+    for (let j = 0; j < m; j++) { const v = curves[j]![b]!; lo = Math.min(lo, v); hi = Math.max(hi, v); }
     const span = hi - lo;
-    for (const c of curves) c[b] = span > 1e-9 ? (c[b]! - lo) / span : 0;
+    for (let j = 0; j < m; j++) { const c = curves[j]!; c[b] = span > 1e-9 ? (c[b]! - lo) / span : 0; }
   }
   const dip = new Float32Array(n).fill(-Infinity);
   const scratch = new Float64Array(n);
@@ -107,4 +98,33 @@ export function jpegGhostMap(image: PixelBuffer, options: JpegGhostOptions = {},
     stats: { offsetX: plane.offsetX, offsetY: plane.offsetY, strongestGhostQuality: ghostQuality },
     score,
   };
+}
+
+/**
+ * Per block and quality j, the mean squared requantisation error of its 64 coefficients with table j
+ * (`tables[64 j + k]`, `inverses` its reciprocals) into `errors[j]`. Each block's nonzero coefficients are gathered
+ * once and requantised at every quality (a zero coefficient's error is exactly 0, and a file's coefficients are mostly
+ * zero); the sum runs over k in the same order as over all 64, so the result is the same to the bit.
+ */
+function requantisationErrors(coefficients: Float32Array, n: number, tables: Float64Array, inverses: Float64Array, errors: Float64Array[]): void {
+  const m = errors.length;
+  const index = new Int32Array(64), value = new Float64Array(64);
+  for (let b = 0, o = 0; b < n; b++, o += 64) {
+    let nz = 0;
+    for (let k = 0; k < 64; k++) {
+      const c = coefficients[o + k]!;
+      if (c !== 0) { index[nz] = k; value[nz++] = c; }
+    }
+    for (let j = 0, t0 = 0; j < m; j++, t0 += 64) {
+      let s = 0;
+      for (let i = 0; i < nz; i++) {
+        // floor(x + 0.5) is Math.round (ties up) and cheaper in V8; c * (1 / t) may differ from c / t in the last
+        // bit, which moves a rounding only for coefficients within 1e-16 of a bin edge.
+        const c = value[i]!, k = t0 + index[i]!, t = tables[k]!;
+        const d = c - t * Math.floor(c * inverses[k]! + 0.5);
+        s += d * d;
+      }
+      errors[j]![b] = s / 64;
+    }
+  }
 }
