@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FUSION_MODEL, fuseMaps, standardisedMap } from '../src/index.js';
 import type { ForensicMap, KernelOutcome } from '../src/index.js';
+import { finiteValues, medianInPlace, robustCenterScale } from '../src/internal/stats.js';
 
 function outcome(id: 'ela' | 'dq-aligned', data: Float32Array, width: number, cellSize: number): KernelOutcome {
   const map: ForensicMap = { name: id, data, width, height: data.length / width, cellSize, displayRange: [0, 1] };
@@ -53,5 +54,17 @@ describe('fuseMaps', () => {
     const z = standardisedMap({ name: 'f', data: flat, width: 5, height: 1, cellSize: 8, displayRange: [0, 1] }, 40, 8);
     expect(z[3]).toBeCloseTo(4 / Math.sqrt(3), 12);
     expect(z[4]).toBe(0);
+  });
+
+  it('standardises a large float32 map with the median and MAD of a copy and quickselect, exactly', () => {
+    let seed = 11;
+    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
+    for (const length of [70_001, 70_002]) {
+      // Many ties (rounded to tenths, as full-resolution maps have), negatives, NaN and infinities.
+      const map = Float32Array.from({ length }, (_, i) => (i % 997 === 0 ? Number.NaN : i % 1009 === 0 ? -Infinity : Math.round((random() - 0.3) * 40) / 10));
+      const v = finiteValues(map), median = medianInPlace(v);
+      for (let i = 0; i < v.length; i++) v[i] = Math.abs(v[i]! - median);
+      expect(robustCenterScale(map)).toEqual({ median, scale: 1.4826 * medianInPlace(v) });
+    }
   });
 });
