@@ -2,6 +2,8 @@
 // full-resolution maps: 12 M values each), on the advanced benchmark's input (exif-samples Canon_40D.jpg resized to
 // 12 MP, q92). With FORENSICS_BEFORE=<a copy of an earlier build's packages/forensics/dist inside packages/forensics>
 // the earlier fuseMaps runs on the same outcomes in the same run, alternated, and the maps are compared bit for bit.
+// With a before build it also times the endpoint's forensic part as a whole, decode + kernels in a 2-thread pool +
+// fuseMaps, alternated: this build with the endpoint's nine kernels, the before build with the ten it ran before.
 // Run after building: `nice -n 10 node benchmarks/forensics/fuse.mjs [iterations]`; skips when the photo is absent.
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -38,4 +40,26 @@ for (let i = 0; i <= iterations; i++) {
   sums.before += tb / iterations;
 }
 console.log(`fuseMaps of the nine maps: ${sums.now.toFixed(0)} ms${before ? `; before ${sums.before.toFixed(0)} ms, before / now ${(sums.before / sums.now).toFixed(2)}, identical maps and scores` : ''}`);
+if (before) {
+  const ten = [...ids, 'dq-nonaligned'];
+  const pools = { now: new now.ForensicsPool({ threads: 2 }), before: new before.ForensicsPool({ threads: 2 }) };
+  const part = async (lib, pool, kernels) => {
+    const t = performance.now();
+    const r = await lib.analyzeImage(bytes, { kernels, pool });
+    const fused = lib.fuseMaps(r.kernels, r.width, r.height);
+    return [performance.now() - t, fused];
+  };
+  const total = { now: 0, before: 0 };
+  for (let i = 0; i <= iterations; i++) {
+    const [tb, fb] = await part(before, pools.before, ten);
+    const [tn, fn] = await part(now, pools.now, ids);
+    if (!(fb.score === fn.score && fn.map.data.every((v, j) => Object.is(v, fb.map.data[j])))) throw new Error('fused maps differ');
+    if (i === 0) continue;
+    total.now += tn / iterations;
+    total.before += tb / iterations;
+  }
+  console.log(`decode + kernels in a 2-thread pool + fuseMaps: ${total.now.toFixed(0)} ms (nine kernels); before ${total.before.toFixed(0)} ms (ten), before / now ${(total.before / total.now).toFixed(2)}, identical fused maps and scores`);
+  await pools.now.close();
+  await pools.before.close();
+}
 console.log(`load average at end: ${load()}`);

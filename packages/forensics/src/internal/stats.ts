@@ -96,33 +96,10 @@ const BITS_AS_FLOAT = new Float32Array(BITS.buffer);
  * the same value as selecting the k-th smallest of the finite values.
  */
 export function float32Quantile(values: Float32Array, q: number): number {
-  const bits = new Uint32Array(values.buffer, values.byteOffset, values.length);
-  const high = new Uint32Array(65536);
-  let n = 0;
-  for (let i = 0; i < bits.length; i++) {
-    let u = bits[i]!;
-    if ((u & 0x7f800000) === 0x7f800000) continue;
-    if (u === 0x80000000) u = 0;
-    high[(u & 0x80000000 ? ~u : u | 0x80000000) >>> 16]!++;
-    n++;
-  }
-  if (n === 0) return Number.NaN;
-  let k = Math.min(n - 1, Math.max(0, Math.round(q * (n - 1))));
-  let bin = 0;
-  while (k >= high[bin]!) k -= high[bin++]!;
-  const low = high.fill(0);
-  for (let i = 0; i < bits.length; i++) {
-    let u = bits[i]!;
-    if ((u & 0x7f800000) === 0x7f800000) continue;
-    if (u === 0x80000000) u = 0;
-    const key = (u & 0x80000000 ? ~u : u | 0x80000000) >>> 0;
-    if (key >>> 16 === bin) low[key & 0xffff]!++;
-  }
-  let sub = 0;
-  while (k >= low[sub]!) k -= low[sub++]!;
-  const key = ((bin << 16) | sub) >>> 0;
-  BITS[0] = key & 0x80000000 ? key & 0x7fffffff : ~key >>> 0;
-  return BITS_AS_FLOAT[0]!;
+  return float32TwoRanks(values, (n) => {
+    const k = Math.min(n - 1, Math.max(0, Math.round(q * (n - 1))));
+    return [k, k];
+  }).a;
 }
 
 /**
