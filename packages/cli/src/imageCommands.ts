@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { CREDIT_COSTS } from '@content-analysis/credits';
-import { advancedReportFigures, advancedReportHtml, analyzeImageAuthenticity, callerError } from '@content-analysis/engine';
+import { ADVANCED_KERNELS, advancedReportFigures, advancedReportHtml, analyzeImageAuthenticity, callerError } from '@content-analysis/engine';
 import { exportRawMap, renderHeatmap, decodeImage, kernelRegistry } from '@content-analysis/forensics';
 import { extractImageMetadata } from '@content-analysis/image-metadata';
 import { parseCommandLine } from './commandLine.js';
@@ -40,7 +40,8 @@ export async function forensicsCommand(argv: string[], out: Writable, usage: (me
   if (positionals.length !== 1) throw usage(`forensics: expected one <image>, received ${positionals.length}`);
   if (values.report === '') throw usage('forensics: --report needs a file name');
   const bytes = await readImage(positionals[0]!);
-  const analysis = await analyzeImageAuthenticity(bytes);
+  // The endpoint's kernels and dq-nonaligned, which the endpoint leaves out (fusion weight 0) but whose map is shown here.
+  const analysis = await analyzeImageAuthenticity(bytes, { kernels: [...ADVANCED_KERNELS, 'dq-nonaligned'] });
   const { report, kernels, fused } = analysis;
   const written: string[] = [];
   if (values.out !== undefined) {

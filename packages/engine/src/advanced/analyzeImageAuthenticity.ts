@@ -26,6 +26,12 @@ export const ADVANCED_KERNELS: readonly KernelId[] = [
 ];
 
 export interface AuthenticityOptions {
+  /**
+   * The forensic kernels to run; the fused map takes the ones its model weighs. The `forensics` CLI adds
+   * `dq-nonaligned` for its maps and report.
+   * @default ADVANCED_KERNELS
+   */
+  kernels?: readonly KernelId[];
   /** Worker pool for the forensic kernels. @default none: they run one after another on this thread */
   pool?: ForensicsPool;
   /** JPEG quality of the ELA round trip. @default 90 */
@@ -129,7 +135,7 @@ export async function analyzeImageAuthenticity(
       return Promise.all([
         // decodeImage gives 8-bit pixels; the metadata tool checks their size and type before reading them.
         extractImageMetadata(bytes, { ...metadataOptions, ...(checked.orientation === 1 ? { pixels: pixels.then(asDecodedPixels) } : {}) }),
-        pixels.then((image) => analyzeImage(image, { kernels: ADVANCED_KERNELS, elaQuality, sourceBytes: bytes, ...(options.pool ? { pool: options.pool } : {}) })),
+        pixels.then((image) => analyzeImage(image, { kernels: options.kernels ?? ADVANCED_KERNELS, elaQuality, sourceBytes: bytes, ...(options.pool ? { pool: options.pool } : {}) })),
         classifyOutcome(injected ? () => injected : defaultImageClassifier, bytes),
       ]);
     });
