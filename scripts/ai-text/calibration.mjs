@@ -17,11 +17,13 @@
 // Usage: node_modules/.bin/tsc -b packages/classifiers && node scripts/ai-text/calibration.mjs [--splits 200]
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   aiTextCalibrationScorer, calibrateThresholds, clopperPearsonUpper, createAiTextDetector, DEFAULT_PROFILE_BUCKETS,
   HUMAN_SCORE_THRESHOLD, humanScore, minimumSample, parseCalibrationProfile, PROFILE_METHOD, profileWindowChars,
 } from '../../packages/classifiers/dist/index.js';
 import { datasetsRoot, loadRows } from '../../packages/classifiers/training/datasets.mjs';
+import { modelDir } from '../../packages/classifiers/training/paths.mjs';
 
 const args = process.argv.slice(2);
 const splits = Number(args[args.indexOf('--splits') + 1] || 200) || 200;
@@ -133,7 +135,7 @@ function repeated(texts, target) {
 }
 
 // The model card's own calibration (what a deployment without a profile gets).
-const shippedBuckets = JSON.parse(readFileSync(new URL(`../../packages/classifiers/models/ai-text/${detector.version}/card.json`, import.meta.url), 'utf8')).calibration.buckets;
+const shippedBuckets = JSON.parse(readFileSync(join(modelDir('ai-text', detector.version), 'card.json'), 'utf8')).calibration.buckets;
 const all = Object.values(data).flatMap((d) => d.human);
 const allAi = Object.values(data).flatMap((d) => d.ai);
 console.log(`Deployment calibration of AI-text ${detector.version}: a profile made on half of a domain's human texts, measured on the other half`);

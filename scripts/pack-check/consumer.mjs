@@ -30,6 +30,17 @@ report('AI text runs on the ONNX runtime npm installed', runtime === expectedRun
 const image = readFileSync(new URL('./evening-harbour.jpg', import.meta.url)).toString('base64');
 const { result: aiImage } = await engine.run('image-detection', { image });
 report('engine.run image-detection', typeof aiImage.score === 'number', `score ${aiImage.score}, ai_generated ${aiImage.ai_generated}`);
+// Versions that are neither a default nor `latest` live in @content-analysis/models-extra, which this project did not
+// install: asking for one is refused with the package to install, never answered by another model.
+const refusal = (promise) => promise.then(({ result }) => ({ answered: result.version }), (error) => error);
+const notInstalled = (error) => error?.code === 'BAD_REQUEST' && error.status === 400 && error.cause?.code === 'MODEL_NOT_INSTALLED' &&
+  error.message.endsWith('npm install @content-analysis/models-extra');
+const image7 = await refusal(engine.run('image-detection', { image, version: '7' }));
+report('image-detection version 7 without @content-analysis/models-extra: 400 naming the package', notInstalled(image7),
+  image7.answered ? `answered version ${image7.answered}` : `${image7.status} ${image7.code}: ${image7.message}`);
+const text210 = await refusal(engine.run('ai-content-detection', { text, version: '2.1.0' }));
+report('ai-content-detection version 2.1.0 without @content-analysis/models-extra: 400 naming the package', notInstalled(text210),
+  text210.answered ? `answered version ${text210.answered}` : `${text210.status} ${text210.code}: ${text210.message}`);
 
 // Building block 1: text-compare on its own.
 const { compareTexts } = await import('@content-analysis/text-compare');

@@ -89,6 +89,28 @@ export class UnknownModelError extends RangeError {
   }
 }
 
+/**
+ * A request names a model version this package does not ship and whose package is not installed: the versions that
+ * are neither a default nor `latest` live in `@content-analysis/models-extra`. A fault of the request's `version`
+ * for this deployment (the engine answers BAD_REQUEST with this message); never answered with another model.
+ */
+export class ModelNotInstalledError extends RangeError {
+  readonly code = 'MODEL_NOT_INSTALLED';
+  override readonly name = 'ModelNotInstalledError';
+  readonly field = 'version';
+  readonly modelId: string;
+  readonly version: string;
+  /** The npm package that holds the model. */
+  readonly packageName: string;
+
+  constructor(modelId: string, version: string, packageName: string) {
+    super(`${modelId} version ${version} is in ${packageName}, which is not installed: npm install ${packageName}`);
+    this.modelId = modelId;
+    this.version = version;
+    this.packageName = packageName;
+  }
+}
+
 /** A model file or one of its resources is missing, corrupt, or does not match its model card. */
 export class ModelLoadError extends Error {
   readonly code = 'MODEL_LOAD_FAILED';

@@ -1,6 +1,6 @@
 export {
   CalibrationMismatchError, CustomModelError, InsufficientHumanTextError, InvalidCalibrationProfileError, InvalidInputError,
-  LanguageMismatchError, languageName, ModelLoadError, UnidentifiedLanguageError, UnknownCustomModelError, UnknownModelError,
+  LanguageMismatchError, languageName, ModelLoadError, ModelNotInstalledError, UnidentifiedLanguageError, UnknownCustomModelError, UnknownModelError,
   UnsupportedLanguageError,
 } from './errors.js';
 export {
@@ -62,9 +62,10 @@ export { loadModel } from './runtime/loadModel.js';
 export type { LoadedModel, LoadModelOptions } from './runtime/loadModel.js';
 export type { CalibrationBucket, ModelCard } from './runtime/modelCard.js';
 export { BUNDLED_MODELS_DIR, bundledRegistry, ModelRegistry } from './runtime/modelRegistry.js';
+export { EXTRA_MODEL_VERSIONS, extraModelsDir, MODELS_EXTRA_PACKAGE } from './runtime/extraModels.js';
 export type { ModelEntry } from './runtime/modelRegistry.js';
 export {
-  AI_IMAGE_VERSIONS, aiImageModelFolder, DEFAULT_AI_IMAGE_VERSION, LATEST_AI_IMAGE_VERSION, resolveAiImageVersion,
+  AI_IMAGE_VERSIONS, aiImageModelDir, aiImageModelFolder, DEFAULT_AI_IMAGE_VERSION, LATEST_AI_IMAGE_VERSION, resolveAiImageVersion,
 } from './aiImage/versions.js';
 export type { AiImageVersion } from './aiImage/versions.js';
 export type {

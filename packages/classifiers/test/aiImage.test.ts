@@ -4,7 +4,7 @@ import * as tf from '@tensorflow/tfjs';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  AI_IMAGE_MODELS_DIR, AI_IMAGE_VERSIONS, aiImageModelCard, aiImageModelFolder, backboneDigest, backboneOnnx, classification,
+  AI_IMAGE_VERSIONS, aiImageModelCard, aiImageModelDir, aiImageModelFolder, backboneDigest, backboneOnnx, classification,
   createAiImageClassifier, encodeOnnxModel, featureNames, InvalidInputError, prepareViews, readTfjsModel,
   resolveAiImageVersion,
 } from '../src/index.js';
@@ -119,7 +119,7 @@ describe('model versions', () => {
     for (const v of AI_IMAGE_VERSIONS) {
       const card = aiImageModelCard(v);
       expect(card.version).toBe(aiImageModelFolder(v));
-      const folder = join(AI_IMAGE_MODELS_DIR, aiImageModelFolder(v));
+      const folder = aiImageModelDir(v);
       const probe = readFileSync(join(folder, card.file));
       probes.add(probe.toString('base64'));
       expect(readdirSync(folder).reduce((n, f) => n + statSync(join(folder, f)).size, 0)).toBeLessThan(1024 * 1024);
@@ -162,7 +162,7 @@ describe('model versions', () => {
 
   it.each(Object.keys(corpusFigures))("version %s's exported network gives the training script's probabilities for its reference rows", async (v) => {
     const card = aiImageModelCard(v);
-    const session = await ort.InferenceSession.create(join(AI_IMAGE_MODELS_DIR, v, card.file));
+    const session = await ort.InferenceSession.create(join(aiImageModelDir(resolveAiImageVersion(v)), card.file));
     const references = card['reference'] as { features: number[]; ai_probability: number }[];
     expect(references.length).toBe(5);
     for (const r of references) {
@@ -205,7 +205,7 @@ describe.each([
   });
 
   it("its exported network gives the training script's probabilities, with the band of the images it cannot tell apart", async () => {
-    const session = await ort.InferenceSession.create(join(AI_IMAGE_MODELS_DIR, model, card.file));
+    const session = await ort.InferenceSession.create(join(aiImageModelDir(version), card.file));
     const references = card['reference'] as { features: number[]; ai_probability: number }[];
     expect(references.length).toBe(5);
     for (const r of references) {

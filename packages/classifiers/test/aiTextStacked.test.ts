@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  AI_TEXT_MODEL_ID, canonicalSentences, createAiTextDetector, humanScore, loadModel, ModelRegistry, normalizeText, TokenEncoder,
+  AI_TEXT_MODEL_ID, bundledRegistry, canonicalSentences, createAiTextDetector, humanScore, loadModel, ModelRegistry, normalizeText, TokenEncoder,
   tokenHash, tokenRows, WORD_TOKEN_BITS, wordTokens,
 } from '../src/index.js';
 import type { TokenEncoderCard } from '../src/index.js';
@@ -90,9 +90,11 @@ describe('AI-text detector 2.1.0 (n-gram model stacked with the token encoder)',
     const model = await loadModel(AI_TEXT_MODEL_ID, { version: VERSION });
     const folder = mkdtempSync(join(tmpdir(), 'ai-text-'));
     cpSync(model.entry.folder, folder, { recursive: true });
-    // The card reads 2.0.0's n-gram table through a relative path: give the copy its own.
+    // The card reads 2.0.0's n-gram table through a relative path (2.0.0 ships in this package, 2.1.0 in
+    // @content-analysis/models-extra): give the copy its own.
     const card = JSON.parse(readFileSync(join(folder, 'card.json'), 'utf8')) as StackedCard & { ngram: { weights: string } };
-    cpSync(join(model.entry.folder, card.ngram.weights), join(folder, 'ngram.weights.f16.gz'));
+    const table = join(bundledRegistry().resolve(AI_TEXT_MODEL_ID, '2.0.0').folder, card.ngram.weights.replace('../2.0.0/', ''));
+    cpSync(table, join(folder, 'ngram.weights.f16.gz'));
     card.ngram.weights = 'ngram.weights.f16.gz';
     writeFileSync(join(folder, 'card.json'), JSON.stringify(card));
     const bytes = readFileSync(join(folder, card.encoder.file));

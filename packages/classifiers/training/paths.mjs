@@ -12,10 +12,18 @@ import { fileURLToPath } from 'node:url';
  */
 export const MODEL_VERSION = process.env.AI_TEXT_VERSION ?? '1.0.0';
 const here = dirname(fileURLToPath(import.meta.url));
+/**
+ * Folder of a model version: the default's (AI text 2.0.0, AI image 9) in this package's models/, every other
+ * version's in packages/models-extra/models/ (@content-analysis/models-extra).
+ */
+export function modelDir(kind, version) {
+  const kept = { 'ai-text': ['2.0.0'], 'ai-image': ['9'] }[kind];
+  return resolve(here, '..', '..', kept.includes(version) ? 'classifiers' : 'models-extra', 'models', kind, version);
+}
 /** Folder of the AI-text model. */
-export const MODEL_DIR = resolve(here, `../models/ai-text/${MODEL_VERSION}`);
+export const MODEL_DIR = modelDir('ai-text', MODEL_VERSION);
 /** Folder of the n-gram models and dictionaries the version reads (1.2.0 shares 1.0.0's). */
-export const RESOURCE_DIR = MODEL_VERSION === '1.2.0' ? resolve(here, '../models/ai-text/1.0.0') : MODEL_DIR;
+export const RESOURCE_DIR = MODEL_VERSION === '1.2.0' ? modelDir('ai-text', '1.0.0') : MODEL_DIR;
 /** Folder of intermediate files (feature dumps); not committed. */
 export const OUT_DIR = resolve(here, 'out');
 /** Folder of the feature dump of MODEL_VERSION (out/ for 1.0.0, out/<version>/ for later versions). */

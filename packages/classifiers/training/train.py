@@ -22,7 +22,8 @@ from sklearn.metrics import roc_auc_score
 HERE = os.path.dirname(os.path.abspath(__file__))
 VERSION = os.environ.get('AI_TEXT_VERSION', '1.0.0')
 OUT = os.path.join(HERE, 'out') if VERSION == '1.0.0' else os.path.join(HERE, 'out', VERSION)
-MODEL_DIR = os.path.join(HERE, '..', 'models', 'ai-text', VERSION)
+# Versions 1.x live in @content-analysis/models-extra (training/paths.mjs modelDir).
+MODEL_DIR = os.path.join(HERE, '..', '..', 'models-extra', 'models', 'ai-text', VERSION)
 # Versions that read an earlier version's n-gram models and dictionaries (training/paths.mjs RESOURCE_DIR).
 SHARED_RESOURCES = {'1.2.0': '1.0.0'}
 RESOURCE_FILES = {'human_lm': 'human.ngram.gz', 'machine_lm': 'machine.ngram.gz',

@@ -11,7 +11,7 @@ import type { BackboneName } from './backbones.js';
 import { FeatureExtractor } from './features.js';
 import type { FeatureBlock } from './features.js';
 import type { AiImageClassification, AiImageClassifier, AiImageClassifierOptions, ClassifyImageOptions } from './types.js';
-import { aiImageModelFolder, resolveAiImageVersion } from './versions.js';
+import { aiImageModelDir, resolveAiImageVersion } from './versions.js';
 import type { AiImageVersion } from './versions.js';
 
 /** The card written next to each AI-image probe (`models/ai-image/<version>/card.json`), as far as the runtime reads it. */
@@ -33,7 +33,10 @@ export interface AiImageModelCard {
   [key: string]: unknown;
 }
 
-/** Folder of the AI-image probes shipped with this package. */
+/**
+ * Folder of the AI-image probes shipped with this package (the default's and `latest`'s); the other versions' are in
+ * `@content-analysis/models-extra` ({@link aiImageModelDir} finds either).
+ */
 export const AI_IMAGE_MODELS_DIR = join(BUNDLED_MODELS_DIR, 'ai-image');
 
 /**
@@ -42,7 +45,7 @@ export const AI_IMAGE_MODELS_DIR = join(BUNDLED_MODELS_DIR, 'ai-image');
  */
 export function aiImageModelCard(version?: string | number): AiImageModelCard {
   const resolved = resolveAiImageVersion(version);
-  const path = join(AI_IMAGE_MODELS_DIR, aiImageModelFolder(resolved), 'card.json');
+  const path = join(aiImageModelDir(resolved), 'card.json');
   try {
     return JSON.parse(readFileSync(path, 'utf8')) as AiImageModelCard;
   } catch (error) {
@@ -69,7 +72,7 @@ export function createAiImageClassifier(options: AiImageClassifierOptions = {}):
   const probe = (version: AiImageVersion): Promise<Probe> =>
     cachedPromise(probes, version, async () => {
       const card = aiImageModelCard(version);
-      const path = join(AI_IMAGE_MODELS_DIR, aiImageModelFolder(version), card.file);
+      const path = join(aiImageModelDir(version), card.file);
       for (const [name, backbone] of Object.entries(card.backbones) as [BackboneName, { sha256: string }][]) {
         const digest = backboneDigest(name);
         if (digest !== backbone.sha256) {

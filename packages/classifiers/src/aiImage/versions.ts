@@ -1,4 +1,7 @@
+import { join } from 'node:path';
 import { InvalidInputError } from '../errors.js';
+import { EXTRA_MODEL_VERSIONS, extraModelFolder } from '../runtime/extraModels.js';
+import { BUNDLED_MODELS_DIR } from '../runtime/modelRegistry.js';
 
 /**
  * The AI-image model versions the API accepts (`version` in /v2/image-detection), oldest model first; `latest` is
@@ -28,6 +31,18 @@ const MODEL_FOLDERS: Partial<Record<AiImageVersion, string>> = { '5': '9', 'lega
 /** The folder under models/ai-image/ whose card and probe answer for `version`. */
 export function aiImageModelFolder(version: AiImageVersion): string {
   return MODEL_FOLDERS[version] ?? version;
+}
+
+/**
+ * The full path of the model folder that answers for `version`: this package's `models/ai-image/<folder>` for the
+ * default and `latest`, `@content-analysis/models-extra`'s for the others (ModelNotInstalledError naming the package
+ * when it is not installed; never another model).
+ */
+export function aiImageModelDir(version: AiImageVersion): string {
+  const folder = aiImageModelFolder(version);
+  return EXTRA_MODEL_VERSIONS['ai-image'].includes(folder)
+    ? extraModelFolder('ai-image', folder, version)
+    : join(BUNDLED_MODELS_DIR, 'ai-image', folder);
 }
 
 /**

@@ -1,8 +1,11 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { assertProfileFor, parseCalibrationProfile } from '../calibration/calibrationProfile.js';
 import type { CalibrationProfile } from '../calibration/calibrationProfile.js';
 import { InvalidInputError, ModelLoadError, UnidentifiedLanguageError, UnsupportedLanguageError } from '../errors.js';
 import { loadModel } from '../runtime/loadModel.js';
 import type { LoadedModel } from '../runtime/loadModel.js';
+import { bundledRegistry } from '../runtime/modelRegistry.js';
 import type { ModelRegistry } from '../runtime/modelRegistry.js';
 import { CharLm } from './charLm.js';
 import type { CharLmCard } from './charLm.js';
@@ -249,6 +252,17 @@ export async function createAiTextScorer(options: AiTextDetectorOptions = {}): P
   };
 }
 
+/**
+ * The folder and file of a resource a card names in another version's folder (`../2.0.0/ngram.weights.f16.gz`): beside
+ * this model's folder when it is there, else in that version's folder in the bundled registry (2.1.0 lives in
+ * @content-analysis/models-extra, the 2.0.0 table it reads ships in this package; the card's SHA-256 is checked).
+ */
+function siblingResource(model: LoadedModel, file: string): [string, string] {
+  const sibling = /^\.\.\/([^/]+)\/([^/]+)$/.exec(file);
+  if (sibling === null || existsSync(join(model.entry.folder, file))) return [model.entry.folder, file];
+  return [bundledRegistry().resolve(model.entry.id, sibling[1]).folder, sibling[2]!];
+}
+
 // Version 2.1: the n-gram means followed by the token encoder's mean features of the same range.
 async function stackedFeaturizer(
   model: LoadedModel, card: NgramCard, encoderCard: TokenEncoderCard, threads: number,
@@ -257,8 +271,9 @@ async function stackedFeaturizer(
   if (names.length !== 2 + encoderCard.channels || names[0] !== 'ngram_char_mean' || names[1] !== 'ngram_word_mean') {
     throw new ModelLoadError(model.entry.folder, 'a stacked model reads the two n-gram means, then the encoder\'s features');
   }
+  const [tableFolder, tableFile] = siblingResource(model, card.weights);
   const [weights, encoder] = await Promise.all([
-    loadNgramTable(model.entry.folder, card), TokenEncoder.load(model.entry.folder, encoderCard, threads),
+    loadNgramTable(tableFolder, { ...card, weights: tableFile }), TokenEncoder.load(model.entry.folder, encoderCard, threads),
   ]);
   return async (text) => {
     const { canonical, sentences } = canonicalSentences(text);

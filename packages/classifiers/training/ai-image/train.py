@@ -36,7 +36,8 @@ from sklearn.metrics import roc_auc_score
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, '..', 'out', 'ai-image')
-MODELS = os.path.join(HERE, '..', '..', 'models', 'ai-image')
+# Versions 1 to 5 (5 answers as legacy-5) live in @content-analysis/models-extra.
+MODELS = os.path.join(HERE, '..', '..', '..', 'models-extra', 'models', 'ai-image')
 
 VERSIONS = {
     '1': dict(blocks=[('handcrafted', None)], grid=[0.01, 0.1, 1.0],

@@ -29,7 +29,8 @@ from torch import nn
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, '..', 'out')
 VERSION = os.environ.get('AI_TEXT_VERSION', '1.1.0')
-MODEL_DIR = os.path.join(HERE, '..', '..', 'models', 'ai-text', VERSION)
+# Version 1.1.0 lives in @content-analysis/models-extra (training/paths.mjs modelDir).
+MODEL_DIR = os.path.join(HERE, '..', '..', '..', 'models-extra', 'models', 'ai-text', VERSION)
 ALPHABET = ''.join(chr(c) for c in range(32, 127) if not ('A' <= chr(c) <= 'Z'))
 VOCAB = 2 + len(ALPHABET)
 SEQ = 256

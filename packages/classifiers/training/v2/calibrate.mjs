@@ -4,20 +4,20 @@
 // the model's features and ONNX head (createAiTextScorer). Per length bucket, the threshold is the highest, over the
 // human domains with at least MIN_DOMAIN_ROWS texts in that bucket, of the domain's HUMAN_QUANTILE quantile: so at
 // most 1 - HUMAN_QUANTILE of each domain's calib texts is flagged. Writes `calibration`, `fixed_input` and the calib
-// AUROC into models/ai-text/<version>/card.json.
+// AUROC into the version's card.json (training/paths.mjs modelDir: 2.1.0's is in packages/models-extra).
 // Usage: [AI_TEXT_VERSION=2.1.0] node packages/classifiers/training/v2/calibrate.mjs
 import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join } from 'node:path';
 import { createAiTextScorer } from '../../dist/index.js';
 import { auroc } from '../../../../scripts/lib/auroc.mjs';
-import { corpusRows, FIXED_INPUT } from '../paths.mjs';
+import { corpusRows, FIXED_INPUT, modelDir } from '../paths.mjs';
 
 const HUMAN_QUANTILE = 0.998;
 const MIN_DOMAIN_ROWS = 25;
 const BUCKETS = [0, 200, 400, 800, 1600, 3200];
 const WINDOW_CHARS = [150, 300, 600, 1200, 2500];
 const version = process.env.AI_TEXT_VERSION ?? '2.0.0';
-const cardPath = resolve(import.meta.dirname, `../../models/ai-text/${version}/card.json`);
+const cardPath = join(modelDir('ai-text', version), 'card.json');
 const card = JSON.parse(readFileSync(cardPath, 'utf8'));
 // The runtime's own features and ONNX head, without calibration.
 const scorer = await createAiTextScorer({ version });

@@ -29,7 +29,8 @@ from export import neural_head, numpy_features, write_encoder, write_head  # noq
 
 OUT = os.path.join(HERE, '..', 'out')
 GPU = os.path.join(OUT, 'v21', 'gpu')
-MODEL_DIR = os.path.join(HERE, '..', '..', 'models', 'ai-text', '2.1.0')
+# 2.1.0 is neither the default nor latest: it lives in @content-analysis/models-extra.
+MODEL_DIR = os.path.join(HERE, '..', '..', '..', 'models-extra', 'models', 'ai-text', '2.1.0')
 NGRAM_DIR = os.path.join(HERE, '..', '..', 'models', 'ai-text', '2.0.0')
 
 

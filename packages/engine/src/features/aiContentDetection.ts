@@ -17,9 +17,10 @@ type AiContentAnalysis = AiTextResult & { input: 'text' | 'file' | 'website' };
 
 /**
  * Codes of the detector's errors about the caller's input (a field named, an unsupported language, a declared
- * language the text is not in, an unknown version).
+ * language the text is not in, an unknown version, a version whose package, @content-analysis/models-extra, is not
+ * installed).
  */
-const CALLER_ERRORS = ['BAD_REQUEST', 'UNSUPPORTED_LANGUAGE', 'LANGUAGE_MISMATCH', 'UNKNOWN_MODEL'] as const;
+const CALLER_ERRORS = ['BAD_REQUEST', 'UNSUPPORTED_LANGUAGE', 'LANGUAGE_MISMATCH', 'UNKNOWN_MODEL', 'MODEL_NOT_INSTALLED'] as const;
 
 export const aiContentDetectionFeature = defineFeature<AiContentDetectionRequest, AiContentAnalysis>({
   id: 'ai-content-detection',

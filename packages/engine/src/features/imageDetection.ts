@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { resolveAiImageVersion } from '@content-analysis/classifiers';
+import { aiImageModelDir, resolveAiImageVersion } from '@content-analysis/classifiers';
 import type { AiImageClassifier, AiImageVersion } from '@content-analysis/classifiers';
 import { CREDIT_COSTS } from '@content-analysis/credits';
 import { toImageBytes } from '@content-analysis/image-metadata';
@@ -63,9 +63,11 @@ export const imageDetectionFeature = defineFeature<ImageDetectionRequest, ImageD
         version = model.version as AiImageVersion;
       } else {
         version = resolveAiImageVersion(request.version);
+        // A version kept in @content-analysis/models-extra is refused before anything is charged when it is not installed.
+        aiImageModelDir(version);
       }
     } catch (error) {
-      throw callerError(error, ['BAD_REQUEST']);
+      throw callerError(error, ['BAD_REQUEST', 'MODEL_NOT_INSTALLED']);
     }
     let bytes: Uint8Array | undefined;
     if (request.image !== undefined) {

@@ -3,10 +3,10 @@
 // the research-only and unlicensed ones (SOURCES.md: a model trained on them says so on its card).
 // Usage: node training/ai-image/v6/card-licences.mjs [versions, default 6,7,8,9]
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { modelDir } from '../../paths.mjs';
 import { SHARED_TERMS, SOURCES } from './sources.mjs';
 
-const MODELS = resolve(import.meta.dirname, '../../../models/ai-image');
 
 /** The sources a card's tables name: version 6 and 7's leave-source-out table, version 8 and 9's two. */
 function sourcesOf(card) {
@@ -34,7 +34,7 @@ export function licences(ids) {
 }
 
 for (const v of (process.argv[2] ?? '6,7,8,9').split(',')) {
-  const path = join(MODELS, v, 'card.json');
+  const path = join(modelDir('ai-image', v), 'card.json');
   // Appended as the card's last key, the rest of the file left byte for byte as train.py wrote it (a rerun replaces it).
   const text = readFileSync(path, 'utf8').replace(/,\n "licences": [\s\S]*$/, '\n}').trimEnd();
   const card = JSON.parse(text);

@@ -40,7 +40,8 @@ from sklearn.metrics import roc_auc_score
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, '..', '..', 'out', 'ai-image-v6')
-MODELS = os.path.join(HERE, '..', '..', '..', 'models', 'ai-image')
+# Versions 6 and 7 live in @content-analysis/models-extra.
+MODELS = os.path.join(HERE, '..', '..', '..', '..', 'models-extra', 'models', 'ai-image')
 TARGET_FPR = 0.015
 SOURCE_FPR = 0.05
 REAL_FOLDS = 5

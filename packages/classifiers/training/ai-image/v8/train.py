@@ -1,6 +1,6 @@
 """Trains AI-image model version 8 (served as version 5, the default, until version 9: see src/aiImage/versions.ts;
 v9/train.py runs this script with its module settings changed) on the artefact features v6/extract.mjs wrote,
-measures it leaving whole real sources and whole generator families out, and exports models/ai-image/8/probe.onnx
+measures it leaving whole real sources and whole generator families out, and exports models/ai-image/8/probe.onnx (in packages/models-extra)
 with card.json.
 
 Run (from packages/classifiers, Debian's python3 with torch, sklearn and onnx), after
@@ -54,8 +54,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..', 'v6'))
 import train as v6  # noqa: E402  (v6/train.py: loading, features' transform, the network)
 
-# Where the model folder is written: models/ai-image/8 of the package, or V8_MODELS/8 (a lent GPU machine's $OUT).
-MODELS = os.environ.get('V8_MODELS', os.path.join(HERE, '..', '..', '..', 'models', 'ai-image'))
+# Where the model folder is written: models/ai-image/8 of packages/models-extra (9: of the classifiers package), or V8_MODELS/8 (a lent GPU machine's $OUT).
+# (version 8 lives in @content-analysis/models-extra; version 9, which reuses this script, in the package).
+MODELS = os.environ.get('V8_MODELS', os.path.join(HERE, '..', '..', '..', '..', 'models-extra', 'models', 'ai-image'))
 TRAIN_PROCESSINGS = ['original', 'asshared', 'social']
 EVAL_PROCESSINGS = ['original', 'asshared', 'screenshot']
 QUANTILE = 0.99  # of each (real source, processing)'s calibration logits; the threshold is the highest of them
@@ -285,7 +286,7 @@ def main():
 
 def version_7_probabilities(x):
     """Version 7's ai_probability for every row (its probe reads the same 406 features), or None without its file."""
-    path = next((p for p in [os.environ.get('V7_ONNX', ''), os.path.join(HERE, '..', '..', '..', 'models', 'ai-image', '7', 'probe.onnx')]
+    path = next((p for p in [os.environ.get('V7_ONNX', ''), os.path.join(HERE, '..', '..', '..', '..', 'models-extra', 'models', 'ai-image', '7', 'probe.onnx')]
                  if p and os.path.exists(p)), None)
     if path is None:
         return None
