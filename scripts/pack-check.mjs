@@ -165,6 +165,25 @@ try {
   }
   check('consumer script exits cleanly', script.status === 0, script.status === 0 ? '' : `exit ${script.status}: ${script.stderr.trim().split('\n').slice(-5).join(' | ')}`);
 
+  // 5b. A team that wants the older model versions adds @content-analysis/models-extra: they answer as themselves.
+  const extraTarball = packed['@content-analysis/models-extra'];
+  const addExtra = extraTarball ? run('npm', ['install', '--no-audit', '--no-fund', `../tarballs/${extraTarball}`], consumer) : { status: 1, stderr: 'not packed', stdout: '' };
+  check('npm install of @content-analysis/models-extra added later', addExtra.status === 0,
+    addExtra.status === 0 ? `${Math.round(addExtra.ms / 100) / 10} s` : (addExtra.stderr + addExtra.stdout).trim().split('\n').slice(-4).join(' | '));
+  if (addExtra.status === 0) {
+    copyFileSync(join(here, 'extra-consumer.mjs'), join(consumer, 'extra-consumer.mjs'));
+    const extra = run(process.execPath, ['extra-consumer.mjs'], consumer, { ...cleanEnv, DOTENV_CONFIG_QUIET: 'true' });
+    for (const line of extra.stdout.split('\n').filter(Boolean)) {
+      try {
+        const { name, ok, detail } = JSON.parse(line);
+        check(name, ok, detail);
+      } catch {
+        console.log(`     ${line}`);
+      }
+    }
+    check('models-extra consumer script exits cleanly', extra.status === 0, extra.status === 0 ? '' : `exit ${extra.status}: ${extra.stderr.trim().split('\n').slice(-5).join(' | ')}`);
+  }
+
   // 6. Strict TypeScript against the installed declarations (the workspace's compiler and Node types, nothing else).
   copyFileSync(join(here, 'consumer.ts'), join(consumer, 'consumer.ts'));
   writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ModelLoadError } from '../errors.js';
+import { extraModelsDir, MODELS_EXTRA_PACKAGE } from '../runtime/extraModels.js';
 import { decodeKerasWeights, kerasToOnnx } from './kerasOnnx.js';
 import type { KerasLayer, KerasWeightSpec, TapStatistic } from './kerasOnnx.js';
 import { encodeOnnxModel } from './onnxWriter.js';
@@ -48,15 +48,22 @@ export interface BackboneTap {
 }
 
 /**
- * Folder of the nsfwjs model files: the copy a packed package carries (vendor/nsfwjs, made by
- * scripts/vendor-nsfwjs.mjs at `prepack`), else the nsfwjs devDependency of the workspace.
+ * Folder of the nsfwjs model files: the copy the packed `@content-analysis/models-extra` carries (vendor/nsfwjs, made
+ * by its scripts/vendor-nsfwjs.mjs at `prepack`; only the versions in that package read backbones), else the nsfwjs
+ * devDependency of the workspace. ModelLoadError naming the package when neither is installed.
  */
 export function nsfwjsModelsDir(): string {
-  const vendored = fileURLToPath(new URL('../../vendor/nsfwjs/models', import.meta.url));
-  if (existsSync(vendored)) return vendored;
+  const extra = extraModelsDir();
+  const vendored = extra === undefined ? undefined : join(extra, '..', 'vendor', 'nsfwjs', 'models');
+  if (vendored !== undefined && existsSync(vendored)) return vendored;
   const require = createRequire(import.meta.url);
-  // dist/cjs/models/mobilenet_v2.js → dist/models/
-  return join(dirname(require.resolve('nsfwjs/models/mobilenet_v2')), '..', '..', 'models');
+  try {
+    // dist/cjs/models/mobilenet_v2.js → dist/models/
+    return join(dirname(require.resolve('nsfwjs/models/mobilenet_v2')), '..', '..', 'models');
+  } catch (error) {
+    throw new ModelLoadError(vendored ?? MODELS_EXTRA_PACKAGE,
+      `the MobileNetV2 and InceptionV3 backbones ship in ${MODELS_EXTRA_PACKAGE}: npm install ${MODELS_EXTRA_PACKAGE}`, { cause: error });
+  }
 }
 
 /** A backbone as nsfwjs ships it (TensorFlow.js layers format): topology, weight manifest and the weights' bytes. */

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// Copies the two backbones the AI-image classifier reads (MobileNetV2 and InceptionV3, TensorFlow.js layers format)
-// and nsfwjs' MIT licence from the nsfwjs devDependency into vendor/nsfwjs/, so the published package carries the
-// weights it needs without nsfwjs itself, whose peer dependency @tensorflow/tfjs (273 MB) npm would install and
-// nothing here uses. Runs as `prepack`; in the workspace the weights are read from nsfwjs directly.
+// Copies the two backbones the AI-image versions 2-4 and legacy-5 read (MobileNetV2 and InceptionV3, TensorFlow.js
+// layers format) and nsfwjs' MIT licence from the nsfwjs devDependency into vendor/nsfwjs/, so the published package
+// carries the weights those versions need without nsfwjs itself, whose peer dependency @tensorflow/tfjs (273 MB) npm
+// would install and nothing here uses. Only the versions in this package read them (the default and latest, model 9,
+// do not), so they ship here, not in @content-analysis/classifiers, which finds them
+// (src/aiImage/backbones.ts nsfwjsModelsDir). Runs as `prepack`; in the workspace the weights are read from nsfwjs.
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
