@@ -92,12 +92,17 @@ describe.skipIf(skip !== undefined)('an operator\'s fleet on PostgreSQL and Redi
     const post = (path: string, body: unknown) => fetch(`${node.url}${path}`, {
       method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body),
     }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
+    // The images first, and the texts once an image job is in the queue, so that the job the first worker holds when
+    // it is killed is an image's (the queue is first in, first out; sent together, a text could be queued first).
+    const images = IMAGES.map((image) => post('/v2/image-detection', { image }));
+    const active = `${queuePrefix}:analysis:active`;
+    const queued = async () => (await redis.llen(`${queuePrefix}:analysis:wait`)) + (await redis.llen(active));
+    for (let i = 0; i < 400 && (await queued()) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
     const pending = [
-      ...IMAGES.map((image) => post('/v2/image-detection', { image })),
+      ...images,
       post('/v2/ai-content-detection', { text: TEXT }),
       post('/v2/ai-content-detection', { text: TEXT }),
     ];
-    const active = `${queuePrefix}:analysis:active`;
     for (let i = 0; i < 400 && (await redis.llen(active)) === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await redis.llen(active)).toBeGreaterThan(0);
     await kill(first.child);
