@@ -68,6 +68,34 @@ describe('analysis pool', () => {
     expect(c).toEqual(d);
   });
 
+  it('analyses the text for the source lookup in a worker, the index read here; the same refusals (issue 26)', async () => {
+    const run = vi.spyOn(pool, 'run');
+    try {
+      const [a, b] = await Promise.all([pooled.run('plagiarism', { text: COPY }), inThread.run('plagiarism', { text: COPY })]);
+      expect(withoutScanTime(a.result)).toEqual(withoutScanTime(b.result));
+      expect(run.mock.calls.map(([task]) => task)).toEqual(['plagiarismQuery', 'plagiarism']);
+      const [schemes] = run.mock.calls.map(([, task]) => (task as { schemes: unknown }).schemes);
+      expect(schemes).toEqual([{ k: 3, window: 4 }]);
+    } finally {
+      run.mockRestore();
+    }
+    // A long text's billed word count is made in a worker too (issue 26: `1,1,1,...` of 119,000 characters).
+    const long = { text: `${COPY} ${'1,'.repeat(10_000)}` };
+    const counted = vi.spyOn(pool, 'run');
+    try {
+      const [e, f] = await Promise.all([pooled.run('plagiarism', long), inThread.run('plagiarism', long)]);
+      expect(withoutScanTime(e.result)).toEqual(withoutScanTime(f.result));
+      expect(e.result.credits_used).toBeGreaterThan(0);
+      expect(counted.mock.calls.map(([task]) => task)).toEqual(['wordCount', 'plagiarismQuery', 'plagiarism']);
+    } finally {
+      counted.mockRestore();
+    }
+    const body = { text: COPY, language: 'xx' };
+    const [c, d] = await Promise.all([rejection(pooled.run('plagiarism', body)), rejection(inThread.run('plagiarism', body))]);
+    expect(c).toBeInstanceOf(ApiError);
+    expect([(c as ApiError).code, (c as ApiError).message]).toEqual([(d as ApiError).code, (d as ApiError).message]);
+  });
+
   it('weighs words by the index\'s collection in the worker as on the calling thread', async () => {
     // 60 documents about lighthouses: their common words are topic, not evidence of reuse (rarity weighting needs
     // 50+ documents in the index); the worker must get the index's stem frequencies to weigh them the same way.

@@ -10,14 +10,15 @@ import { classifyWords } from './classifyWords.js';
 import { detectLanguage } from './detectLanguage.js';
 import { InvalidArgumentError, TextLengthError, UnsupportedLanguageError } from './errors.js';
 import { isExcluded, parseExcludedSources, hostOf } from './excludedSources.js';
-import { fingerprintsOf, queryFingerprintsOf } from './fingerprints.js';
+import { contentStemHashes, fingerprintsOf, queryFingerprintsOf, stemHashFingerprints, stemHashQueryFingerprints } from './fingerprints.js';
+import type { FingerprintOptions } from './fingerprints.js';
 import { splitAtQuotations } from './splitAtQuotations.js';
 import { keepBestSources } from './keepBestSources.js';
 import { isPlagiarismLanguage } from './languages.js';
 import type { PlagiarismLanguage } from './languages.js';
 import { DEFAULT_CANDIDATE_OPTIONS } from './sourceIndex.js';
 import { IndexSourceProvider } from './sourceProviders.js';
-import type { FoundSource, SourceProvider } from './sourceProviders.js';
+import type { FoundSource, SourceProvider, SourceQuery } from './sourceProviders.js';
 import { wordFeatures } from './wordFeatures.js';
 
 /** One aligned passage with its word kinds (see `classifyWords`). */
@@ -89,16 +90,27 @@ function prepareCheck(text: unknown, options: CheckPlagiarismOptions, withSynset
   return { text, language, synonyms, rules, alignment, input: analyzeText(text, language, synonyms && withSynsets) };
 }
 
-async function gatherSources(text: string, prepared: PreparedCheck, options: CheckPlagiarismOptions): Promise<FoundSource[]> {
+function gatherSources(text: string, prepared: PreparedCheck, options: CheckPlagiarismOptions): Promise<FoundSource[]> {
   const { input, language } = prepared;
+  return collectSources(text, language, options, {
+    fingerprints: (fp) => fingerprintsOf(input, fp),
+    allFingerprints: (fp) => queryFingerprintsOf(input, fp),
+  });
+}
+
+async function collectSources(
+  text: string,
+  language: PlagiarismLanguage,
+  options: CheckPlagiarismOptions,
+  lookups: Pick<SourceQuery, 'fingerprints'> & { allFingerprints: NonNullable<SourceQuery['allFingerprints']> },
+): Promise<FoundSource[]> {
   const candidates = { ...DEFAULT_CANDIDATE_OPTIONS, ...options.candidates };
   const providers: SourceProvider[] = [];
   if (options.index !== undefined) providers.push(new IndexSourceProvider(options.index));
   providers.push(...(options.providers ?? []));
   const found = new Map<string, FoundSource>();
   for (const provider of providers) {
-    const sources = await provider.findSources({ text, language, candidates, fingerprints: (fp) => fingerprintsOf(input, fp),
-      allFingerprints: (fp) => queryFingerprintsOf(input, fp) });
+    const sources = await provider.findSources({ text, language, candidates, ...lookups });
     for (const source of sources) if (!found.has(source.document.url)) found.set(source.document.url, source);
   }
   return [...found.values()];
@@ -113,6 +125,49 @@ async function gatherSources(text: string, prepared: PreparedCheck, options: Che
 export async function findSources(text: string, options: CheckPlagiarismOptions = {}): Promise<FoundSource[]> {
   const prepared = prepareCheck(text, options, false);
   return gatherSources(prepared.text, prepared, options);
+}
+
+/**
+ * The part of {@link findSources} that reads only the text and the plain options (the same validation, the text's
+ * analysis and its fingerprints for each scheme of `schemes`), as plain data that crosses threads: a worker computes
+ * it, and {@link findSourcesOf} looks the sources up where the index is. `findSourcesOf(text,
+ * prepareSourceQuery(text, options, [index.fingerprintOptions]), options)` is `findSources(text, options)`.
+ */
+export function prepareSourceQuery(
+  text: string,
+  options: Omit<CheckPlagiarismOptions, 'index' | 'providers' | 'now' | 'background'> = {},
+  schemes: readonly FingerprintOptions[] = [],
+): PreparedSourceQuery {
+  const { input, language } = prepareCheck(text, options, false);
+  const stemHashes = contentStemHashes(input);
+  return {
+    language,
+    stemHashes,
+    fingerprints: schemes.map((scheme) => ({
+      k: scheme.k,
+      window: scheme.window,
+      winnowed: stemHashFingerprints(stemHashes, scheme),
+      all: stemHashQueryFingerprints(stemHashes, scheme),
+    })),
+  };
+}
+
+/** What {@link prepareSourceQuery} returns: the input's language, its content-word stem hashes and fingerprints. */
+export interface PreparedSourceQuery {
+  language: PlagiarismLanguage;
+  /** `contentStemHashes` of the analysed input: any other scheme's fingerprints are made from them. */
+  stemHashes: Uint32Array;
+  /** Per scheme asked for: the winnowed fingerprints (`fingerprintsOf`) and all k-grams (`queryFingerprintsOf`). */
+  fingerprints: { k: number; window: number; winnowed: Uint32Array; all: Uint32Array }[];
+}
+
+/** The candidate sources of `text` from its {@link prepareSourceQuery} (`options.index`, then `options.providers`). */
+export async function findSourcesOf(text: string, query: PreparedSourceQuery, options: CheckPlagiarismOptions = {}): Promise<FoundSource[]> {
+  const scheme = (fp: FingerprintOptions) => query.fingerprints.find((f) => f.k === fp.k && f.window === fp.window);
+  return collectSources(text, query.language, options, {
+    fingerprints: (fp) => scheme(fp)?.winnowed ?? stemHashFingerprints(query.stemHashes, fp),
+    allFingerprints: (fp) => scheme(fp)?.all ?? stemHashQueryFingerprints(query.stemHashes, fp),
+  });
 }
 
 /** Validates the request, finds candidate sources and aligns the input with each of them. */

@@ -58,7 +58,11 @@ export function stemHashFingerprints(words: Uint32Array, options: FingerprintOpt
  * reworded passage keeps few runs of k stems, and their neighbours, which decide the selection, differ).
  */
 export function queryFingerprintsOf(text: AnalyzedText, options: FingerprintOptions = DEFAULT_FINGERPRINT_OPTIONS): Uint32Array {
-  const words = contentStemHashes(text);
+  return stemHashQueryFingerprints(contentStemHashes(text), options);
+}
+
+/** {@link queryFingerprintsOf} from the content-word stem hashes of a text (`contentStemHashes`). */
+export function stemHashQueryFingerprints(words: Uint32Array, options: FingerprintOptions = DEFAULT_FINGERPRINT_OPTIONS): Uint32Array {
   const k = Math.min(options.k, words.length);
   if (k === 0) return new Uint32Array(0);
   const grams = new Set<number>();

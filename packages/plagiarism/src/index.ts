@@ -1,5 +1,6 @@
 export { checkPlagiarism, checkPlagiarismV1 } from './checkPlagiarism.js';
-export { analyzePlagiarism, findSources } from './analyzePlagiarism.js';
+export { analyzePlagiarism, findSources, findSourcesOf, prepareSourceQuery } from './analyzePlagiarism.js';
+export type { PreparedSourceQuery } from './analyzePlagiarism.js';
 export type { PassageMatch, PlagiarismAnalysis, SourceMatch } from './analyzePlagiarism.js';
 export { buildV2Result } from './buildV2Result.js';
 export type { BuildV2Options } from './buildV2Result.js';

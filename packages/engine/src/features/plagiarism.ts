@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { countWords, plagiarismCredits } from '@content-analysis/credits';
+import { plagiarismCredits } from '@content-analysis/credits';
 import { parseExcludedSources, toV1Result } from '@content-analysis/plagiarism';
 import type { PlagiarismV2Result } from '@content-analysis/plagiarism';
 import { callerError } from '../callerError.js';
@@ -58,7 +58,7 @@ export const plagiarismFeature = defineFeature<PlagiarismRequest, V2Analysis>({
     }
     const { input, text } = await analysedText(request, context, TEXT_BOUNDS.plagiarism);
     return {
-      cost: plagiarismCredits(countWords(text)),
+      cost: plagiarismCredits(await context.analysis.countWords(text, context.signal)),
       analyse: async () => {
         const { status: _status, ...result } = await scan(
           text,
@@ -105,7 +105,7 @@ export const plagiarismV1Feature = defineFeature<PlagiarismV1Request, V1Analysis
   credits: SNAKE_CASE_CREDITS,
   statusField: true,
   async plan(request, context) {
-    const words = countWords(request.text);
+    const words = await context.analysis.countWords(request.text, context.signal);
     const { min, max } = TEXT_BOUNDS.plagiarismV1Words;
     if (words < min || words > max) {
       throw new ApiError('BAD_REQUEST', `text must have ${min} to ${max} words (received ${words})`);

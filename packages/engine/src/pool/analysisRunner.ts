@@ -4,7 +4,8 @@ import { DocumentError, extractDocument } from '@content-analysis/documents';
 import type { ExtractedText, ExtractOptions } from '@content-analysis/documents';
 import { checkFacts, gatherClaimEvidence } from '@content-analysis/fact-check';
 import type { CheckFactsOptions, FactCheckResult } from '@content-analysis/fact-check';
-import { checkPlagiarism, findSources } from '@content-analysis/plagiarism';
+import { countWords } from '@content-analysis/credits';
+import { checkPlagiarism, findSourcesOf } from '@content-analysis/plagiarism';
 import type { CheckPlagiarismOptions, PlagiarismV2Result } from '@content-analysis/plagiarism';
 import { AnalysisTaskError } from '../errors.js';
 import type { AnalysisPool } from './analysisPool.js';
@@ -25,6 +26,12 @@ export interface AnalysisRunner {
    * features (about 0.1-0.2 s of JavaScript for a 350 KB PNG) held the event loop of `serve` during the credit race.
    */
   classifyImage(bytes: Uint8Array, options: ClassifyImageOptions, signal?: AbortSignal): Promise<AiImageClassification>;
+  /**
+   * The billed word count of `text` (`countWords` of the credits package). Issue 26: 9-15 ms of the calling thread
+   * for a 119,000-character `1,1,1,...` token; a pool counts texts of {@link POOLED_WORD_COUNT_CHARS} characters or
+   * more in a worker.
+   */
+  countWords(text: string, signal?: AbortSignal): Promise<number>;
   /** `options.signal` cancels the search provider's calls and drops a pooled judging that has not started yet. */
   checkFacts(text: string, options: CheckFactsOptions): Promise<FactCheckResult>;
   /**
@@ -34,11 +41,15 @@ export interface AnalysisRunner {
   extractDocument(bytes: Uint8Array, options: ExtractOptions, signal?: AbortSignal): Promise<ExtractedText>;
 }
 
+/** Texts from this length on are counted in a worker by a pooled runner (shorter ones take under about 1 ms here). */
+export const POOLED_WORD_COUNT_CHARS = 16_000;
+
 /** Runs every analysis on the calling thread. */
 export const inThreadRunner: AnalysisRunner = Object.freeze({
   where: 'thread' as const,
   detectAiText: (text: string, options: DetectAiTextOptions) => detectAiText(text, options),
   checkPlagiarism: (text: string, options: CheckPlagiarismOptions) => checkPlagiarism(text, options),
+  countWords: async (text: string) => countWords(text),
   classifyImage: (bytes: Uint8Array, options: ClassifyImageOptions) => classifyImage(bytes, options),
   checkFacts: (text: string, options: CheckFactsOptions) => checkFacts(text, options),
   extractDocument: (bytes: Uint8Array, options: ExtractOptions) => extractDocument(bytes, options),
@@ -50,10 +61,14 @@ export function pooledRunner(pool: () => AnalysisPool): AnalysisRunner {
     where: 'pool',
     detectAiText: (text, options, signal) => pool().run('aiText', { text, options }, signal),
     classifyImage: (bytes, options, signal) => pool().run('aiImage', { bytes, options }, signal),
+    countWords: async (text, signal) => (text.length < POOLED_WORD_COUNT_CHARS ? countWords(text) : pool().run('wordCount', { text }, signal)),
     async checkPlagiarism(text, options, signal) {
-      const found = await findSources(text, options);
       // A clock does not cross threads: the worker's reads the scan time.
       const { index, providers: _providers, now: _now, background: _background, ...plain } = options;
+      // The text's validation, analysis and fingerprints run in a worker; the index and providers are read here.
+      const schemes = index === undefined ? [] : [{ ...index.fingerprintOptions }];
+      const query = await pool().run('plagiarismQuery', { text, options: plain, schemes }, signal);
+      const found = await findSourcesOf(text, query, options);
       // The index's stem frequencies weigh words by rarity: they travel as a snapshot.
       const background = index?.stemFrequencies().snapshot();
       return pool().run('plagiarism', { text, found, options: plain, ...(background ? { background } : {}) }, signal);
