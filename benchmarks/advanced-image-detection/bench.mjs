@@ -5,31 +5,25 @@
 // - each part alone, and sharp's full decode of the same JPEG (the floor any pixel analysis pays).
 // Inputs: a camera photo of the shared datasets resized to each size (JPEG q92), else a synthetic photo-like JPEG.
 // Run: npm run build && node benchmarks/advanced-image-detection/bench.mjs [megapixels, e.g. 1,4,12]
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { meanLatency } from '../lib/meanLatency.mjs';
 import { ADVANCED_KERNELS, analyzeImageAuthenticity } from '../../packages/engine/dist/index.js';
 import { classifyImage } from '../../packages/classifiers/dist/index.js';
 import { analyzeImage, ForensicsPool } from '../../packages/forensics/dist/index.js';
 import { extractImageMetadata } from '../../packages/image-metadata/dist/index.js';
-import { testJpeg } from '../forensics/testImage.mjs';
+import { benchPhoto as photo, photoOfMegapixels } from '../forensics/testImage.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const sharp = createRequire(join(root, 'packages/forensics/package.json'))('sharp');
-const photo = join(resolve(root, process.env.CONTENT_ANALYSIS_DATASETS ?? '../shared/datasets'), 'images/exif-samples/jpg/Canon_40D.jpg');
 const sizes = (process.argv[2] ?? '1,4,12').split(',').map(Number);
 
 const mean = (fn) => meanLatency(fn, { time: 4000, iterations: 5, warmupIterations: 1 });
 
-async function inputOf(mp) {
-  if (!existsSync(photo)) return testJpeg(sharp, Math.round(Math.sqrt(mp * 1e6 * 4 / 3)), Math.round(Math.sqrt(mp * 1e6 * 3 / 4)));
-  const { width, height } = await sharp(photo).metadata();
-  const scale = Math.sqrt((mp * 1e6) / (width * height));
-  return sharp(readFileSync(photo)).resize(Math.round(width * scale), Math.round(height * scale), { kernel: 'lanczos3' }).jpeg({ quality: 92 }).toBuffer();
-}
+const inputOf = (mp) => photoOfMegapixels(sharp, mp);
 
 console.log(`input: ${existsSync(photo) ? 'Canon_40D.jpg resized' : 'synthetic photo-like JPEG (datasets not found)'}; load at start ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 const pool = new ForensicsPool({ threads: 2 });

@@ -3,28 +3,22 @@
 // report is advancedReportFigures (image JPEG, every map averaged down and drawn as a PNG) plus advancedReportHtml.
 // Inputs: a camera photo of the shared datasets resized to each size (JPEG q92), else a synthetic photo-like JPEG.
 // Run: npm run build && node benchmarks/forensics/report.mjs [megapixels, e.g. 1,4,12]
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { meanLatency } from '../lib/meanLatency.mjs';
 import { advancedReportFigures, advancedReportHtml, analyzeImageAuthenticity } from '../../packages/engine/dist/index.js';
 import { ForensicsPool } from '../../packages/forensics/dist/index.js';
-import { testJpeg } from './testImage.mjs';
+import { benchPhoto as photo, photoOfMegapixels } from './testImage.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const sharp = createRequire(join(root, 'packages/forensics/package.json'))('sharp');
-const photo = join(resolve(root, process.env.CONTENT_ANALYSIS_DATASETS ?? '../shared/datasets'), 'images/exif-samples/jpg/Canon_40D.jpg');
 const sizes = (process.argv[2] ?? '1,4,12').split(',').map(Number);
 const mean = (fn) => meanLatency(fn, { time: 4000, iterations: 5, warmupIterations: 1 });
 
-async function inputOf(mp) {
-  if (!existsSync(photo)) return testJpeg(sharp, Math.round(Math.sqrt(mp * 1e6 * 4 / 3)), Math.round(Math.sqrt(mp * 1e6 * 3 / 4)));
-  const { width, height } = await sharp(photo).metadata();
-  const scale = Math.sqrt((mp * 1e6) / (width * height));
-  return sharp(readFileSync(photo)).resize(Math.round(width * scale), Math.round(height * scale), { kernel: 'lanczos3' }).jpeg({ quality: 92 }).toBuffer();
-}
+const inputOf = (mp) => photoOfMegapixels(sharp, mp);
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 console.log(`input: ${existsSync(photo) ? 'Canon_40D.jpg resized' : 'synthetic photo-like JPEG (datasets not found)'}; load at start ${load()}`);

@@ -11,8 +11,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { constants, crc32, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
-import { inflatingPdf, joinedWords, manyParagraphDocx, pixelHeavyPng, vowellessToken } from '../../scripts/fuzz/lib/attacks.mjs';
+import { constants, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import { greyPng, inflatingPdf, joinedWords, manyParagraphDocx, pixelHeavyPng, vowellessToken } from '../../scripts/fuzz/lib/attacks.mjs';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 export const ROOT = join(HERE, '..', '..');
@@ -41,29 +41,6 @@ export function proseWords(n) {
   return Array.from({ length: n }, (_, i) => words[i % words.length]).join(' ');
 }
 
-/** A greyscale 8-bit PNG of `width` x `height` around one IDAT. */
-function png(width, height, idat) {
-  const chunk = (type, data) => {
-    const head = Buffer.alloc(8);
-    head.writeUInt32BE(data.length, 0);
-    head.write(type, 4, 'latin1');
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
-    return Buffer.concat([head, data, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8;
-  header[9] = 0;
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', idat),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
 /** A PNG of `width` x `height` that declares its size and whose IDAT inflates to every row (about 100 KB for 100 Mpx). */
 function declaredPng(width, height) {
   // The rows deflated 100 at a time with a full flush, the segment repeated: the inflated stream is every row.
@@ -72,7 +49,7 @@ function declaredPng(width, height) {
   const parts = [Buffer.from([0x78, 0xda])];
   for (let y = 0; y < height; y += rows) parts.push(segment);
   parts.push(Buffer.from([0x01, 0x00, 0x00, 0xff, 0xff, 0, 0, 0, 0]));
-  return png(width, height, Buffer.concat(parts));
+  return greyPng(width, height, Buffer.concat(parts));
 }
 
 /** A web page of `text` in one paragraph. */
@@ -508,5 +485,5 @@ function noisePng(width, height) {
     x = (Math.imul(x, 1103515245) + 12345) >>> 0;
     raw[i] = i % (width + 1) === 0 ? 0 : x >>> 24;
   }
-  return png(width, height, deflateSync(raw));
+  return greyPng(width, height, deflateSync(raw));
 }

@@ -72,6 +72,22 @@ export function inflatingPdf(inflatedBytes, { filler = 'q Q\n', subtype } = {}) 
  * @returns {Buffer}
  */
 export function pixelHeavyPng(width, height) {
+  const row = Buffer.alloc(width + 1, 0x80);
+  row[0] = 0; // filter: none
+  const raw = Buffer.alloc(row.length * height);
+  for (let y = 0; y < height; y += 1) row.copy(raw, y * row.length);
+  return greyPng(width, height, deflateSync(raw, { level: 9 }));
+}
+
+/**
+ * A greyscale 8-bit PNG of `width` x `height` around one IDAT holding `idat` (a zlib stream of the filtered rows,
+ * or anything an attack wants a decoder to inflate).
+ * @param {number} width
+ * @param {number} height
+ * @param {Buffer} idat
+ * @returns {Buffer}
+ */
+export function greyPng(width, height, idat) {
   const chunk = (type, data) => {
     const head = Buffer.alloc(8);
     head.writeUInt32BE(data.length, 0);
@@ -85,14 +101,10 @@ export function pixelHeavyPng(width, height) {
   header.writeUInt32BE(height, 4);
   header[8] = 8; // bit depth
   header[9] = 0; // greyscale
-  const row = Buffer.alloc(width + 1, 0x80);
-  row[0] = 0; // filter: none
-  const raw = Buffer.alloc(row.length * height);
-  for (let y = 0; y < height; y += 1) row.copy(raw, y * row.length);
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', header),
-    chunk('IDAT', deflateSync(raw, { level: 9 })),
+    chunk('IDAT', idat),
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }
