@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
-// The models give the same numbers on onnxruntime-node and on onnxruntime-web (the fallback where npm dropped the
-// native package): this package's sources are loaded afresh under each runtime (CONTENT_ANALYSIS_ONNX_RUNTIME, read
+// The models give the same numbers on onnxruntime-node and on onnxruntime-web (what runs where the native
+// package, an optional peer, is not installed): this package's sources are loaded afresh under each runtime (CONTENT_ANALYSIS_ONNX_RUNTIME, read
 // when the first model loads) and their scores compared.
 const DEMO = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'demo');
 const TEXTS = [readFileSync(join(DEMO, 'assistant-answer.txt'), 'utf8'), readFileSync(join(DEMO, 'personal-note.txt'), 'utf8')];

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
 // The fact checker's three models give the same probabilities on onnxruntime-node and on onnxruntime-web (the
-// fallback where npm dropped the native package): this package's sources are loaded afresh under each runtime
+// runtime where the native package, an optional peer, is not installed): this package's sources are loaded afresh under each runtime
 // (CONTENT_ANALYSIS_ONNX_RUNTIME, read when the first model loads) and their outputs compared.
 const PAIRS = [
   ['The Eiffel Tower was completed in 1889.', 'The Eiffel Tower in Paris was completed in 1889 and is 330 metres tall.'],

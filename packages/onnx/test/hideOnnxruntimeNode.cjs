@@ -1,5 +1,5 @@
 // Preloaded (`node --require`) by onnxRuntime.test.ts: makes `onnxruntime-node` unresolvable, as in an install where
-// npm dropped it (an optional dependency whose install script failed).
+// the team did not add it (an optional peer of @content-analysis/onnx).
 const Module = require('node:module');
 const resolve = Module._resolveFilename;
 Module._resolveFilename = function (request, ...rest) {
