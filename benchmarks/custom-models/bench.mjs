@@ -7,16 +7,27 @@
 // same matrix shapes as a base transformer's attention projections and feed-forward layers, mean pooling, 2 logits),
 // with random weights: it costs what a base-size model costs to load, hold and run per token (no attention scores).
 //
-// Usage: node_modules/.bin/tsc -b tsconfig.json && node --expose-gc benchmarks/custom-models/bench.mjs
+// Inputs: real prose (1,000 and 10,000 characters of the human texts of the shared AI-text sets, XSum BBC news;
+// benchmarks/lib/realInputs.mjs) and a real camera photo (the ImageNet jeep, 1280 x 960), from
+// CONTENT_ANALYSIS_DATASETS; without the datasets, the benchmarks' prose and the demo fixture photo.
+// Anchor, in the same run: the onnxruntime session alone (a session of the same model file, same options, one
+// thread), run on the input the plugged model feeds it, prepared beforehand: the text tokenized by the model's own
+// tokenizer into windows of its length, in batches of 8; the image resized to 224 x 224 and normalised. Our figures
+// (tinybench medians) are printed as ratios to it: what the plugged model adds to its own inference (tokenizing,
+// windows, sentence scores, the result).
+// Usage: node_modules/.bin/tsc -b tsconfig.json && CONTENT_ANALYSIS_DATASETS=../shared/datasets node --expose-gc benchmarks/custom-models/bench.mjs
 //          [--base-size] [--plugged-only] [--baseline /path/to/other/checkout (built)]
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Bench } from 'tinybench';
 import { CustomModels, encodeOnnxModel, ONNX_INT64 } from '../../packages/classifiers/dist/index.js';
 import { Engine } from '../../packages/engine/dist/index.js';
 import { seededWeights, writeImageModel, writeTextModel } from '../../scripts/custom-model/testModels.mjs';
+import { onnxRuntime } from '../../packages/onnx/dist/index.js';
 import { proseOf } from '../lib/prose.mjs';
+import { cameraPhotos, datasetsRoot, humanProse, machineLine } from '../lib/realInputs.mjs';
 
 const args = process.argv.slice(2);
 const baseSize = args.includes('--base-size');
@@ -78,6 +89,7 @@ function writeBaseSizeModel(folder) {
   return bytes.byteLength;
 }
 
+console.log(`custom models benchmark; ${machineLine()}`);
 // ---- 1. Load time and memory ----
 const folders = { 'test-text': join(dir, 'text'), 'test-image': join(dir, 'image') };
 writeTextModel(folders['test-text']);
@@ -102,9 +114,13 @@ for (const [name, folder] of Object.entries(folders)) {
 }
 
 // ---- 2. Scoring speed of the plugged models, and the default path with and without them ----
-const text1k = proseOf(1_000);
-const text10k = proseOf(10_000);
-const image = readFileSync(new URL('../../fixtures/demo/evening-harbour.jpg', import.meta.url));
+const real = datasetsRoot() !== undefined;
+const text1k = real ? humanProse(1_000) : proseOf(1_000);
+const text10k = real ? humanProse(10_000) : proseOf(10_000);
+const photo = cameraPhotos(['jeep'])[0];
+const image = photo?.bytes ?? readFileSync(new URL('../../fixtures/demo/evening-harbour.jpg', import.meta.url));
+console.log(`inputs: ${real ? 'human prose of the shared AI-text sets (XSum BBC news)' : 'the benchmarks\' prose (datasets absent)'}, ` +
+  `${photo ? photo.name : 'fixtures/demo/evening-harbour.jpg'}`);
 const all = await CustomModels.load(Object.entries(folders).filter(([n]) => n !== 'base-text'));
 const plain = new Engine({ analysis: { mode: 'thread' } });
 const plugged = new Engine({ analysis: { mode: 'thread' }, customModels: all });
@@ -157,15 +173,76 @@ if (baseSize) {
   bench.add('base-size model 1k chars, sentences off', () => base.detect(text1k, { sentences: false }));
   bench.add('base-size model 1k chars, sentences on', () => base.detect(text1k, { sentences: true }));
 }
+// The anchors: each model's onnxruntime session alone, on the input its plugged model feeds it, prepared beforehand.
+const ort = onnxRuntime();
+const classifiersRequire = createRequire(new URL('../../packages/classifiers/package.json', import.meta.url));
+const { Tokenizer } = classifiersRequire('@huggingface/tokenizers');
+const sessionOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential', graphOptimizationLevel: 'all' };
+const sessions = [];
+async function textSessionAlone(folder, text) {
+  const session = await ort.InferenceSession.create(join(folder, 'onnx/model.onnx'), sessionOptions);
+  sessions.push(session);
+  const config = JSON.parse(readFileSync(join(folder, 'tokenizer_config.json'), 'utf8'));
+  const tokenizer = new Tokenizer(JSON.parse(readFileSync(join(folder, 'tokenizer.json'), 'utf8')), config);
+  const window = (config.model_max_length ?? 512) - 2;
+  const ids = tokenizer.encode(text, { add_special_tokens: false }).ids;
+  const [prefix, suffix] = [tokenizer.encode('a', { add_special_tokens: true }).ids, tokenizer.encode('a', { add_special_tokens: false }).ids];
+  const head = prefix.slice(0, prefix.indexOf(suffix[0]));
+  const tail = prefix.slice(prefix.indexOf(suffix[0]) + suffix.length);
+  const windows = [];
+  for (let from = 0; from < ids.length; from += window) windows.push([...head, ...ids.slice(from, from + window), ...tail]);
+  const feedsList = [];
+  for (let from = 0; from < windows.length; from += 8) {
+    const batch = windows.slice(from, from + 8);
+    const width = Math.max(...batch.map((w) => w.length));
+    const feeds = {};
+    for (const input of session.inputNames) {
+      const data = new BigInt64Array(batch.length * width);
+      batch.forEach((w, row) => { for (let t = 0; t < width; t++) data[row * width + t] = BigInt(input === 'input_ids' ? (w[t] ?? 0) : input === 'attention_mask' ? (t < w.length ? 1 : 0) : 0); });
+      feeds[input] = new ort.Tensor('int64', data, [batch.length, width]);
+    }
+    feedsList.push(feeds);
+  }
+  return { tokens: ids.length, windows: windows.length, run: async () => { for (const feeds of feedsList) await session.run(feeds); } };
+}
+const anchors = {};
+const textAnchor1k = await textSessionAlone(folders['test-text'], text1k);
+const textAnchor10k = await textSessionAlone(folders['test-text'], text10k);
+anchors['custom:test-text 1k chars, sentences on'] = 'session test-text 1k';
+anchors['custom:test-text 10k chars, sentences on'] = 'session test-text 10k';
+bench.add('session test-text 1k', textAnchor1k.run);
+bench.add('session test-text 10k', textAnchor10k.run);
+{
+  const session = await ort.InferenceSession.create(join(folders['test-image'], 'model.onnx'), sessionOptions);
+  sessions.push(session);
+  const { data } = await classifiersRequire('sharp')(image).resize(224, 224, { fit: 'fill' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const planar = new Float32Array(3 * 224 * 224);
+  for (let i = 0; i < 224 * 224; i++) for (let c = 0; c < 3; c++) planar[c * 224 * 224 + i] = (data[i * 3 + c] / 255 - 0.5) / 0.5;
+  const feeds = { [session.inputNames[0]]: new ort.Tensor('float32', planar, [1, 3, 224, 224]) };
+  bench.add('session test-image', () => session.run(feeds));
+  anchors['custom:test-image'] = 'session test-image';
+}
+if (baseSize) {
+  const base = await textSessionAlone(folders['base-text'], text1k);
+  bench.add('session base-size 1k', base.run);
+  anchors['base-size model 1k chars, sentences off'] = 'session base-size 1k';
+  anchors['base-size model 1k chars, sentences on'] = 'session base-size 1k';
+}
+console.log(`anchor inputs: test-text ${textAnchor1k.tokens} / ${textAnchor10k.tokens} tokens in ${textAnchor1k.windows} / ${textAnchor10k.windows} windows (1k / 10k characters)`);
 // Tasks run one after another (tinybench); on a shared machine, rerun before reading a few per cent as a difference.
 await bench.run();
-console.log(`\nplugged models (tinybench), Node ${process.version}; mean and p99 per call; one onnxruntime thread per call`);
-console.log('task'.padEnd(62), 'mean ms'.padStart(9), 'p99 ms'.padStart(9), 'samples'.padStart(8));
-for (const task of bench.tasks) {
-  if (task.result.state !== 'completed') throw new Error(`${task.name}: ${task.result.state} ${task.result.error ?? ''}`);
-  const latency = task.result.latency ?? task.result;
-  console.log(task.name.padEnd(62), latency.mean.toFixed(2).padStart(9), (latency.p99 ?? NaN).toFixed(2).padStart(9), String(latency.samples?.length ?? task.result.samples?.length ?? '').padStart(8));
+for (const task of bench.tasks) if (task.result.state !== 'completed') throw new Error(`${task.name}: ${task.result.state} ${task.result.error ?? ''}`);
+const latencyOf = (name) => bench.tasks.find((t) => t.name === name).result.latency;
+console.log(`\nplugged models (tinybench), median and p99 per call; one onnxruntime thread per call; anchor: the same model's onnxruntime session alone on the input it is fed`);
+console.log('| task | median ms | p99 ms | samples | anchor: session alone, median ms | x anchor |');
+console.log('|---|---|---|---|---|---|');
+for (const [name, anchorName] of Object.entries(anchors)) {
+  const l = latencyOf(name);
+  const a = latencyOf(anchorName).p50;
+  console.log(`| ${name} | ${l.p50.toFixed(2)} | ${l.p99.toFixed(2)} | ${l.samplesCount ?? l.samples?.length ?? ''} | ${a.toFixed(2)} | ${(l.p50 / a).toFixed(1)} |`);
 }
+console.log(`at the end: ${machineLine()}`);
+for (const session of sessions) await session.release();
 await all.release();
 for (const m of Object.values(models)) await m.release();
 rmSync(dir, { recursive: true, force: true });
