@@ -12,23 +12,24 @@
 //          [--image-serial 25] [--worker-concurrency 2]
 // Environment: CONTENT_ANALYSIS_BENCH_POSTGRES (default postgres://postgres@127.0.0.1:5432/test),
 //              CONTENT_ANALYSIS_BENCH_REDIS (default redis://127.0.0.1:6379),
-//              CONTENT_ANALYSIS_DATASETS (default ../shared/datasets: the photo of the image requests).
+//              CONTENT_ANALYSIS_DATASETS (default ../shared/datasets: the photo of the image requests, the ImageNet jeep
+//              at its own 1280 x 960, and the human prose of the text-compare requests; benchmarks/lib/realInputs.mjs).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PostgresLedger, SqliteLedger } from '../../packages/credits/dist/index.js';
 import { proseOf } from '../lib/prose.mjs';
+import { cameraPhotos, humanProse, humanTexts, machineLine } from '../lib/realInputs.mjs';
 
 // pg and ioredis are dependencies of the server package, not of the benchmarks: load them from there.
 const fromServer = createRequire(fileURLToPath(new URL('../../packages/server/package.json', import.meta.url)));
 const pg = fromServer('pg');
 const { Redis } = fromServer('ioredis');
-const sharp = createRequire(fileURLToPath(new URL('../../packages/cli/package.json', import.meta.url)))('sharp');
 
 const bin = fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url));
 const postgresUrl = process.env.CONTENT_ANALYSIS_BENCH_POSTGRES || 'postgres://postgres@127.0.0.1:5432/test';
@@ -50,9 +51,9 @@ const imageSerial = arg('image-serial', 25), workerConcurrency = arg('worker-con
 // every request still goes through the limiter (in process, or Redis's script).
 const TOKENS = 400;
 
-/** Two texts of about `words` words each, the second with every seventh word changed. */
+/** Two texts of about `words` words each (human prose, else the benchmarks' prose), the second with every seventh word changed. */
 function texts(count) {
-  const first = proseOf(count * 7).split(/\s+/).slice(0, count);
+  const first = (humanTexts().length > 0 ? humanProse(count * 12) : proseOf(count * 7)).split(/\s+/).slice(0, count);
   const second = first.map((word, i) => (i % 7 === 3 ? `${word}s` : word));
   return JSON.stringify({ first_text: first.join(' '), second_text: second.join(' ') });
 }
@@ -77,8 +78,12 @@ function startChild(command, args, cwd, readyPattern) {
     child.stderr.on('data', (chunk) => { output += chunk; });
     child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${command} exited with ${code}:\n${output}`)); });
   });
+  outputs.set(child, () => output);
   return { child, ready };
 }
+
+/** The output of each started child, for the report of a failed run. */
+const outputs = new Map();
 
 /** Starts `serve` with `args`; `url` resolves once it listens. */
 function startNode(args, cwd) {
@@ -117,7 +122,10 @@ function post(agent, url, path, token, body, retried = false) {
     });
     req.on('error', (error) => {
       if (!retried && req.reusedSocket && error.code === 'ECONNRESET') resolve(post(agent, url, path, token, body, true));
-      else reject(error);
+      else {
+        error.message += ` (${url}${path}, after ${(performance.now() - started).toFixed(0)} ms on a ${req.reusedSocket ? 'reused' : 'new'} connection${retried ? ', a retry' : ''})`;
+        reject(error);
+      }
     });
     req.end(body);
   });
@@ -187,12 +195,11 @@ async function dropSchema(schema) {
   }
 }
 
-/** A photo of about 0.5 MP as base64 (JPEG), the body of every image request. */
+/** A camera photo at its own resolution (the ImageNet jeep, 1280 x 960, 216 KB) as base64, the body of every image request. */
 async function photo() {
-  const datasets = resolve(fileURLToPath(new URL('../../', import.meta.url)), process.env.CONTENT_ANALYSIS_DATASETS ?? '../shared/datasets');
-  const path = join(datasets, 'images/exif-samples/jpg/Canon_40D.jpg');
-  if (!existsSync(path)) throw new Error(`${path} not found: set CONTENT_ANALYSIS_DATASETS`);
-  return (await sharp(readFileSync(path)).resize(864, 576).jpeg({ quality: 90 }).toBuffer()).toString('base64');
+  const [jeep] = cameraPhotos(['jeep']);
+  if (jeep === undefined) throw new Error('the ImageNet jeep photo of the shared datasets was not found: set CONTENT_ANALYSIS_DATASETS');
+  return jeep.bytes.toString('base64');
 }
 
 /**
@@ -222,6 +229,7 @@ function report(title, setups, table) {
 }
 
 async function main() {
+  console.log(`scale-out benchmark; ${machineLine()}; text compare on ${humanTexts().length > 0 ? 'human prose of the shared AI-text sets' : 'the benchmarks\' prose (datasets absent)'}`);
   const unique = `${process.pid}_${randomBytes(4).toString('hex')}`;
   const schema = `bench_scale_out_${unique}`;
   const prefix = `content-analysis-bench:${unique}:`;
@@ -273,7 +281,7 @@ async function main() {
     ];
     const image = await measure(imageSetups, { count: imageRequests, parallel: imageConcurrency, serialCount: imageSerial, warmup: 2 * imageConcurrency });
     console.log();
-    report(`POST /v2/image-detection, one 864 x 576 JPEG; ${rounds} rounds of ${imageRequests} requests ${imageConcurrency} at a ` +
+    report(`POST /v2/image-detection, one 1280 x 960 camera JPEG (ImageNet jeep); ${rounds} rounds of ${imageRequests} requests ${imageConcurrency} at a ` +
       `time, and ${imageSerial} one at a time`, imageSetups, image);
     const [inProcess, oneWorker, twoWorkers] = image;
     console.log(`req/s against embedded: 1 worker x${(oneWorker.loaded.perSecond / inProcess.loaded.perSecond).toFixed(2)}, ` +
@@ -282,6 +290,15 @@ async function main() {
     const queued = oneWorker.serial.p50 - inProcess.serial.p50;
     console.log(`per-request overhead of the queue (p50 one at a time, 1 node + 1 worker - embedded): ${queued.toFixed(2)} ms, ` +
       `of which the shared stores (text compare above) ${stores.toFixed(2)} ms`);
+    console.log(`at the end: ${machineLine()}`);
+  } catch (error) {
+    // What the children said, and whether they are still up, before they are stopped.
+    console.log(`failed: ${machineLine()}`);
+    for (const [i, child] of children.entries()) {
+      const said = outputs.get(child)?.() ?? '';
+      console.log(`child ${i} (${child.spawnargs.slice(2, 3).join(' ')}): exit ${child.exitCode ?? 'running'}${child.signalCode ? ` signal ${child.signalCode}` : ''}; last output:\n${said.slice(-1500)}`);
+    }
+    throw error;
   } finally {
     agent.destroy();
     await Promise.all(children.map(stopNode));

@@ -2,11 +2,14 @@
 // analyses on the main thread (the baseline), measured in the same run. Each mode runs a server in a child process on
 // 127.0.0.1 (a free port), warms it up, then sends `--requests` concurrent `--chars`-character POST
 // /v2/ai-content-detection requests while this process polls GET /health every 10 ms until the last answer.
+// The text: human prose of the shared AI-text sets (benchmarks/lib/realInputs.mjs, CONTENT_ANALYSIS_DATASETS), else
+// the benchmarks' own prose; the machine's load is printed at the start and the end.
 // Usage: node scripts/setup.mjs && node benchmarks/server/bench.mjs [--requests 50] [--chars 10000] [--rounds 10]
 import { fork } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { proseOf } from '../lib/prose.mjs';
+import { humanProse, humanTexts, machineLine } from '../lib/realInputs.mjs';
 import { serveChild } from '../lib/serveChild.mjs';
 
 const arg = (name, fallback) => {
@@ -16,7 +19,7 @@ const arg = (name, fallback) => {
   return value;
 };
 
-const textOf = proseOf;
+const textOf = (chars) => (humanTexts().length > 0 ? humanProse(chars) : proseOf(chars));
 
 if (process.argv[2] === '--serve') await serveChild({ mode: process.argv[3] });
 else await measure();
@@ -82,6 +85,7 @@ async function measureMode(mode, text, requests, rounds) {
 async function measure() {
   const requests = arg('requests', 50), chars = arg('chars', 10_000), rounds = arg('rounds', 10);
   const text = textOf(chars);
+  console.log(`server benchmark; ${machineLine()}; text: ${humanTexts().length > 0 ? 'human prose of the shared AI-text sets' : 'the benchmarks\' prose (datasets absent)'}`);
   const pool = await measureMode('pool', text, requests, rounds);
   const thread = await measureMode('thread', text, requests, rounds);
   console.log(`${rounds} rounds of ${requests} concurrent ${chars}-character AI-text requests, GET /health every 10 ms; ` +
@@ -94,4 +98,5 @@ async function measure() {
   }
   console.log(`pool / main thread: health p99 x${(pool.p99 / thread.p99).toFixed(3)}, max x${(pool.max / thread.max).toFixed(3)}, ` +
     `throughput x${(pool.perSecond / thread.perSecond).toFixed(2)}`);
+  console.log(`at the end: ${machineLine()}`);
 }
