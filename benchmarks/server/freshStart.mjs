@@ -13,6 +13,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { readLoopDelay } from '../lib/loopDelay.mjs';
 import { proseOf } from '../lib/prose.mjs';
+import { humanProse, humanTexts } from '../lib/realInputs.mjs';
 
 const arg = (name, fallback) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -110,8 +111,11 @@ async function measure(warm, text) {
   }
 }
 
-const text = proseOf(chars);
-console.log(`fresh serve: rounds of ${requests} concurrent ${chars}-character AI-text requests for ${seconds} s from the moment it listens; GET /health every 10 ms`);
+// Human prose of the shared AI-text sets (CONTENT_ANALYSIS_DATASETS), else the benchmarks' prose.
+const real = humanTexts().length > 0;
+const text = real ? humanProse(chars) : proseOf(chars);
+console.log(`fresh serve: rounds of ${requests} concurrent ${chars}-character AI-text requests (${real ? 'human prose of the shared AI-text sets' : 'the benchmarks\' prose'}) ` +
+  `for ${seconds} s from the moment it listens; GET /health every 10 ms`);
 const results = [];
 // --modes warm or --modes no-warm runs one mode only.
 const modes = option('modes', 'warm,no-warm').split(',');
