@@ -1,11 +1,13 @@
 import { sharp } from './lazySharp.js';
 import type { Metadata } from 'sharp';
-import { readC2pa, type C2paObject } from './c2pa/readC2pa.js';
+import { c2paLocation, findC2paStore } from './c2pa/findC2paStore.js';
+import { readC2paAt, type C2paObject } from './c2pa/readC2pa.js';
 import { ImageInputError, ImageMetadataOptionError } from './errors.js';
 import { buildExifObject, type ExifFieldSource, type ExifObject } from './exif/buildExifObject.js';
 import { readCameraExif, type CameraExif } from './exif/readCameraExif.js';
 import { checkContainerIntegrity } from './input/checkContainerIntegrity.js';
-import { describeMagic, sniffImageType } from './input/sniffImageType.js';
+import { readJpegHeader } from './input/readJpegHeader.js';
+import { describeMagic, sniffImageType, type SniffedImageType } from './input/sniffImageType.js';
 import { toImageBytes, type ImageInput } from './input/toImageBytes.js';
 import { parseIptcIim, type IptcFields } from './iptc/parseIptcIim.js';
 import { toMetadataObject, type ImageMetadataObject } from './metadata/toMetadataObject.js';
@@ -106,8 +108,19 @@ export async function checkImageInput(input: ImageInput, options: ExtractImageMe
   return { mime_type: type.mimeType, format: type.format, width: meta.width ?? 0, height: meta.height ?? 0, orientation: meta.orientation ?? 1 };
 }
 
-// The checks, with what extractImageMetadata goes on to read: the bytes, the sniffed type and sharp's header metadata.
-async function checkedImage(input: ImageInput, options: ExtractImageMetadataOptions) {
+// The checks, with what extractImageMetadata goes on to read: the bytes, the sniffed type, sharp's header metadata
+// and, when the header walk saw it, whether a JUMBF (C2PA) segment is embedded. A JPEG's header is read here in
+// JavaScript (the same fields sharp reports, see readJpegHeader); sharp reads the rest and the unusual JPEGs.
+interface CheckedImage {
+  bytes: Uint8Array;
+  type: SniffedImageType;
+  meta: Metadata;
+  maxPixels: number;
+  /** Whether an APP11 JUMBF segment is embedded, when the header walk saw it; undefined: not looked for yet. */
+  jumbf: boolean | undefined;
+}
+
+async function checkedImage(input: ImageInput, options: ExtractImageMetadataOptions): Promise<CheckedImage> {
   const maxBytes = checkPositive('maxBytes', options.maxBytes ?? DEFAULTS.maxBytes);
   const minDimension = checkPositive('minDimension', options.minDimension ?? DEFAULTS.minDimension, true);
   const maxPixels = checkPositive('maxPixels', options.maxPixels ?? DEFAULTS.maxPixels);
@@ -123,6 +136,17 @@ async function checkedImage(input: ImageInput, options: ExtractImageMetadataOpti
   }
   checkContainerIntegrity(bytes, type);
 
+  const header = type.format === 'jpeg' ? readJpegHeader(bytes) : undefined;
+  if (header) {
+    const { meta } = header;
+    const width = meta.width ?? 0;
+    const height = meta.height ?? 0;
+    // Over the limit, or a limit sharp refuses (not an integer): sharp's own answer and message, as before.
+    if (width * height <= maxPixels && Number.isInteger(maxPixels)) {
+      checkMinDimension(width, height, minDimension);
+      return { bytes, type, meta, maxPixels, jumbf: header.jumbf };
+    }
+  }
   const declared = pngDimensions(bytes, type.format);
   if (declared && declared.width * declared.height > maxPixels) throw pixelLimit(declared.width, declared.height, maxPixels);
   let meta: Metadata;
@@ -135,10 +159,14 @@ async function checkedImage(input: ImageInput, options: ExtractImageMetadataOpti
   const width = meta.width ?? 0;
   const height = meta.height ?? 0;
   if (width * height > maxPixels) throw pixelLimit(width, height, maxPixels);
+  checkMinDimension(width, height, minDimension);
+  return { bytes, type, meta, maxPixels, jumbf: undefined };
+}
+
+function checkMinDimension(width: number, height: number, minDimension: number): void {
   if (width < minDimension || height < minDimension) {
     throw new ImageInputError('TOO_SMALL', `The image is ${width}x${height} pixels; the minimum is ${minDimension}x${minDimension}.`);
   }
-  return { bytes, type, meta, maxPixels };
 }
 
 /**
@@ -147,7 +175,7 @@ async function checkedImage(input: ImageInput, options: ExtractImageMetadataOpti
  * listed in `errors` and the rest comes back.
  */
 export async function extractImageMetadata(input: ImageInput, options: ExtractImageMetadataOptions = {}): Promise<ImageMetadataResult> {
-  const { bytes, type, meta, maxPixels } = await checkedImage(input, options);
+  const { bytes, type, meta, maxPixels, jumbf } = await checkedImage(input, options);
 
   const errors: PartError[] = [];
   const attempt = async <T>(part: PartError['part'], fallback: T, run: () => T | Promise<T>): Promise<T> => {
@@ -160,14 +188,15 @@ export async function extractImageMetadata(input: ImageInput, options: ExtractIm
   };
 
   const metadata = toMetadataObject(meta);
-  const xmpText = meta.xmpAsString ?? (meta.xmp ? Buffer.from(meta.xmp).toString('utf8') : undefined);
+  const xmpText = meta.xmpAsString ?? (meta.xmp ? Buffer.from(meta.xmp.buffer, meta.xmp.byteOffset, meta.xmp.byteLength).toString('utf8') : undefined);
   const xmp = await attempt<XmpProperties>('xmp', {}, () => (xmpText ? parseXmp(xmpText) : {}));
   const iptc = await attempt<IptcFields>('iptc', {}, () => (meta.iptc ? parseIptcIim(meta.iptc) : {}));
   const camera = await attempt<CameraExif>('exif', {}, () => (meta.exif ? readCameraExif(meta.exif) : {}));
   const { exif, fieldSources } = buildExifObject({ xmp, iptc, exif: camera });
-  const c2pa = await attempt<C2paObject>('c2pa', {}, () =>
-    readC2pa(bytes, type.format, type.mimeType, xmpText, { verifyTrust: options.verifyC2paTrust ?? false }),
-  );
+  const c2pa = await attempt<C2paObject>('c2pa', {}, () => {
+    const location = jumbf === undefined ? findC2paStore(bytes, type.format, xmpText) : c2paLocation(jumbf, xmpText);
+    return readC2paAt(bytes, type.mimeType, location, { verifyTrust: options.verifyC2paTrust ?? false });
+  });
   const watermark = options.decodeWatermark === false
     ? undefined
     : await attempt<InvisibleWatermarkResult | undefined>('watermark', undefined, () => decodeFromImage(bytes, maxPixels, meta, options.pixels));

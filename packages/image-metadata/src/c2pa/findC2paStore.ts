@@ -9,6 +9,11 @@ export interface C2paLocation {
 /** Looks for C2PA traces in a few microseconds, so files without provenance never reach the SDK. */
 export function findC2paStore(bytes: Uint8Array, format: 'jpeg' | 'png' | 'webp', xmp: string | undefined): C2paLocation {
   const embedded = format === 'jpeg' ? jpegHasJumbf(bytes) : format === 'png' ? pngHasCabx(bytes) : webpHasC2pa(bytes);
+  return c2paLocation(embedded, xmp);
+}
+
+/** The location, when the container walk that reads the header has already seen whether a store is embedded. */
+export function c2paLocation(embedded: boolean, xmp: string | undefined): C2paLocation {
   const provenance = xmp ? /dcterms:provenance\s*=\s*["']([^"']+)["']|<dcterms:provenance>([^<]+)</.exec(xmp) : null;
   const url = provenance ? (provenance[1] ?? provenance[2])?.trim() : undefined;
   return url ? { embedded, provenance: url } : { embedded };

@@ -1,6 +1,6 @@
 import { C2paUnavailableError } from '../errors.js';
 import { c2paReader } from './c2paReader.js';
-import { findC2paStore } from './findC2paStore.js';
+import { findC2paStore, type C2paLocation } from './findC2paStore.js';
 import { stripSecrets, toManifestObject, type C2paManifestObject } from './toManifestObject.js';
 
 /** One validation failure of the store, as the C2PA SDK reports it (`claimSignature.mismatch`, ...). */
@@ -50,7 +50,13 @@ export async function readC2pa(
   xmp: string | undefined,
   options: ReadC2paOptions = {},
 ): Promise<C2paObject> {
-  const location = findC2paStore(bytes, format, xmp);
+  return readC2paAt(bytes, mimeType, findC2paStore(bytes, format, xmp), options);
+}
+
+/** {@link readC2pa} with the store already located (by the walk that read the file's header). */
+export async function readC2paAt(
+  bytes: Uint8Array, mimeType: string, location: C2paLocation, options: ReadC2paOptions = {},
+): Promise<C2paObject> {
   if (!location.embedded && !location.provenance) return {};
   if (!location.embedded && location.provenance?.startsWith('self#jumbf=')) {
     // The XMP points into the file, but there is no store: a stripped or broken file.
