@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import sharp, { type Metadata } from 'sharp';
+import sharp, { type Metadata, type Sharp } from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { readJpegHeader } from '../src/input/readJpegHeader.js';
 import { DATASETS } from './datasets.js';
@@ -188,7 +188,7 @@ describe('readJpegHeader reports what sharp reports', () => {
       edited(base, (s) => s.map((seg) => (seg.marker === 0xdb ? { ...seg, data: Buffer.concat([Buffer.from([5]), seg.data.subarray(1)]) } : seg))),
       edited(base, (s) => s.map((seg) => (seg.marker === 0xc4 ? { ...seg, data: Buffer.concat([Buffer.from([0x24]), seg.data.subarray(1)]) } : seg))),
       edited(base, (s) => [...s, { marker: 0xdd, data: Buffer.from([0, 1, 2]) }]), // DRI of the wrong length
-      edited(base, (s) => [s[0]!, app(2, 'MPF\0', 'II*\0'), ...s.slice(1)]), // libvips' Ultra HDR loader decides
+      edited(base, (s) => [s[0]!, app(2, 'MPF\0', 'II*\0'), ...s.slice(1)]), // an MPF index that cannot be read
       withExif(base, [[0x0112, 4, 1, 6]]), // Orientation as a LONG
       withExif(base, [[0x0112, 3, 1, 6], [0x0112, 3, 1, 3]]), // Orientation twice
       withExif(base, [[0x011a, 5, 1, [300, 1]], [0x011b, 5, 1, [300, 1]], [0x0128, 3, 1, 7]]), // unknown unit
@@ -200,6 +200,25 @@ describe('readJpegHeader reports what sharp reports', () => {
     const noFrame = assemble(segments.filter((seg) => seg.marker !== 0xc0), rest);
     expect(readJpegHeader(noFrame)).toBeUndefined();
     await expect(sharp(noFrame).metadata()).rejects.toThrow();
+  });
+});
+
+describe('readJpegHeader and gain maps (libvips reads those JPEGs with its Ultra HDR loader)', () => {
+  it('leaves a JPEG with a gain map to sharp, and reads an MPF JPEG without one', async () => {
+    // withGainMap() (sharp 0.35, experimental, not in its type declarations) writes an ISO 21496-1 gain map.
+    const ultraHdr = await (sharp(base) as unknown as { withGainMap(): Sharp }).withGainMap().jpeg().toBuffer();
+    expect((await sharp(ultraHdr).metadata()).gainMap).toBeDefined();
+    expect(await compareWithSharp(ultraHdr)).toBe('sharp');
+    // Without the primary image's ISO 21496-1 segment, the gain map image still declares itself.
+    const isoSegment = (seg: Segment): boolean => seg.marker === 0xe2 && seg.data.subarray(0, 7).toString('latin1') === 'urn:iso';
+    const secondaryOnly = edited(ultraHdr, (s) => s.filter((seg) => !isoSegment(seg)));
+    expect(readJpegHeader(secondaryOnly)).toBeUndefined();
+    // With neither, libultrahdr finds no gain map metadata and libvips reads the file as a plain JPEG.
+    const plain = Buffer.from(secondaryOnly);
+    const second = plain.indexOf('urn:iso', plain.indexOf(Buffer.from([0xff, 0xd8, 0xff]), 2));
+    plain.write('urn:xso', second, 'latin1');
+    expect((await sharp(plain).metadata()).gainMap).toBeUndefined();
+    expect(await compareWithSharp(plain)).toBe('fast');
   });
 });
 
@@ -227,6 +246,6 @@ describe.skipIf(datasetJpegs.length === 0)('readJpegHeader on every JPEG of the 
     }
     console.log(`readJpegHeader: ${fast} of ${datasetJpegs.length} dataset JPEGs read without sharp, all as sharp reads them`);
     expect(datasetJpegs.length).toBeGreaterThan(100);
-    expect(fast / datasetJpegs.length).toBeGreaterThan(0.95);
+    expect(fast / datasetJpegs.length).toBeGreaterThan(0.98);
   }, 120_000);
 });

@@ -6,7 +6,7 @@ import type { Metadata } from 'sharp';
  * `iptc`, `xmp`) are views of `bytes`, not copies.
  *
  * Only files whose header libjpeg would read without an error and whose metadata follows the common layouts are
- * read here; anything else (another frame type, malformed tables, an EXIF IFD0 with odd entries, an MPF segment that
+ * read here; anything else (another frame type, malformed tables, an EXIF IFD0 with odd entries, a gain map that
  * sends libvips to its Ultra HDR loader, ...) returns `undefined`, and the caller asks sharp, which then reports the
  * same fields or the same error as before. The rules follow libvips' `read_jpeg_header` (jpeg2vips.c) and
  * `vips__exif_parse` (exif.c), and libjpeg-turbo's marker reader (jdmarker.c); `test/readJpegHeader.test.ts`
@@ -31,6 +31,8 @@ export function readJpegHeader(bytes: Uint8Array): JpegHeader | undefined {
   let xmp: Uint8Array | undefined;
   let iptc: Uint8Array | undefined;
   let jumbf = false;
+  let mpf: Uint8Array | undefined;
+  let isoGainMap = false;
   const icc: boolean[] = [];
   let components: number[] | undefined;
   let width = 0;
@@ -65,7 +67,8 @@ export function readJpegHeader(bytes: Uint8Array): JpegHeader | undefined {
           }
           break;
         case 0xe2:
-          if (startsWith(data, MPF)) return undefined; // libvips reads these with its Ultra HDR loader
+          if (data.length > 4 && startsWith(data, MPF)) mpf ??= data;
+          if (startsWith(data, ISO_GAIN_MAP)) isoGainMap = true;
           if (data.length > 14 && startsWith(data, ICC_PROFILE)) {
             const section = data[12]! - 1;
             if (section >= 0 && section < MAX_ICC_SECTIONS) icc[section] = true;
@@ -125,6 +128,8 @@ export function readJpegHeader(bytes: Uint8Array): JpegHeader | undefined {
     offset = end;
   }
 
+  // libvips reads a JPEG with an MPF segment with its Ultra HDR loader when libultrahdr finds a gain map in it.
+  if (mpf !== undefined && mayHaveGainMap(bytes, mpf, isoGainMap, xmp)) return undefined;
   const channels = components.length;
   const ifd0 = exif === undefined ? undefined : readIfd0(exif);
   if (exif !== undefined && ifd0 === undefined) return undefined;
@@ -163,6 +168,7 @@ const HTTP = [0x68, 0x74, 0x74, 0x70];
 const MPF = [0x4d, 0x50, 0x46];
 const ICC_PROFILE = [0x49, 0x43, 0x43, 0x5f, 0x50, 0x52, 0x4f, 0x46, 0x49, 0x4c, 0x45];
 const PHOTO = [0x50, 0x68, 0x6f, 0x74, 0x6f];
+const ISO_GAIN_MAP = [...'urn:iso:std:iso:ts:21496'].map((c) => c.charCodeAt(0));
 
 function startsWith(data: Uint8Array, prefix: readonly number[]): boolean {
   if (data.length < prefix.length) return false;
@@ -282,4 +288,61 @@ function readIfd0(exif: Uint8Array): Map<number, Ifd0Entry> | undefined {
     else out.set(tag, { type, count: values, value: 0, denominator: 1 });
   }
   return out;
+}
+
+/**
+ * Whether a JPEG with an MPF segment may carry a gain map (Ultra HDR / ISO 21496-1): the primary image declares one
+ * (ISO APP2, `hdrgm` XMP), or an image the MPF index lists has XMP or ISO gain map metadata in its header, or the
+ * index cannot be read. Only files for which this says no are read here; the others are left to sharp.
+ */
+function mayHaveGainMap(bytes: Uint8Array, mpf: Uint8Array, isoGainMap: boolean, xmp: Uint8Array | undefined): boolean {
+  if (isoGainMap || (xmp !== undefined && Buffer.from(xmp.buffer, xmp.byteOffset, xmp.byteLength).includes('hdrgm'))) return true;
+  const images = mpfImageOffsets(mpf);
+  if (images === undefined) return true;
+  const tiffStart = mpf.byteOffset - bytes.byteOffset + 4;
+  return images.some((offset) => headerHasGainMapMetadata(bytes, tiffStart + offset));
+}
+
+/** Offsets (from the MPF TIFF header) of the images after the first that the MP Entry list (tag 0xB002) gives. */
+function mpfImageOffsets(mpf: Uint8Array): number[] | undefined {
+  const tiff = mpf.subarray(4);
+  if (tiff.length < 8) return undefined;
+  const view = new DataView(tiff.buffer, tiff.byteOffset, tiff.byteLength);
+  const order = view.getUint16(0);
+  if (order !== 0x4949 && order !== 0x4d4d) return undefined;
+  const le = order === 0x4949;
+  const ifd = view.getUint32(4, le);
+  if (ifd < 8 || ifd + 2 > tiff.length) return undefined;
+  const count = view.getUint16(ifd, le);
+  if (ifd + 2 + 12 * count > tiff.length) return undefined;
+  for (let i = 0, entry = ifd + 2; i < count; i++, entry += 12) {
+    if (view.getUint16(entry, le) !== 0xb002) continue;
+    const size = view.getUint32(entry + 4, le);
+    const at = size <= 4 ? entry + 8 : view.getUint32(entry + 8, le);
+    if (view.getUint16(entry + 2, le) !== 7 || size % 16 !== 0 || at + size > tiff.length) return undefined;
+    const offsets: number[] = [];
+    for (let p = at; p < at + size; p += 16) {
+      const offset = view.getUint32(p + 8, le);
+      if (offset !== 0) offsets.push(offset);
+    }
+    return offsets;
+  }
+  return undefined;
+}
+
+/** Whether the image at `at` has XMP or an ISO 21496-1 segment before its scan; true when it is not a JPEG there. */
+function headerHasGainMapMetadata(bytes: Uint8Array, at: number): boolean {
+  if (bytes[at] !== 0xff || bytes[at + 1] !== 0xd8) return true;
+  let offset = at + 2;
+  for (;;) {
+    if (offset + 4 > bytes.length || bytes[offset] !== 0xff) return true;
+    const marker = bytes[offset + 1]!;
+    if (marker === 0xda || marker === 0xd9) return false;
+    const length = (bytes[offset + 2]! << 8) | bytes[offset + 3]!;
+    if (length < 2 || offset + 2 + length > bytes.length) return true;
+    const data = bytes.subarray(offset + 4, offset + 2 + length);
+    if (marker === 0xe1 && startsWith(data, HTTP)) return true;
+    if (marker === 0xe2 && startsWith(data, ISO_GAIN_MAP)) return true;
+    offset += 2 + length;
+  }
 }
