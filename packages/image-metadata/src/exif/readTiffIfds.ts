@@ -25,6 +25,8 @@ const TYPE_SIZE = [0, 1, 1, 2, 4, 8, 1, 1, 2, 4, 8, 4, 8, 4] as const;
 const utf8 = new TextDecoder('utf-8');
 
 class MalformedIfd extends Error {}
+// One instance, thrown for every malformed entry: a new Error per throw captured a stack trace each time.
+const MALFORMED = new MalformedIfd('malformed IFD entry');
 
 /** Tag numbers to decode, per IFD. */
 export interface WantedTags {
@@ -75,10 +77,10 @@ function readIfd(view: DataView, bytes: Uint8Array, le: boolean, offset: number,
     const tag = view.getUint16(entry, le);
     const type = view.getUint16(entry + 2, le);
     const values = view.getUint32(entry + 4, le);
-    if (type < 1 || type > 13) throw new MalformedIfd();
+    if (type < 1 || type > 13) throw MALFORMED;
     const size = TYPE_SIZE[type]! * values;
     const at = size <= 4 ? entry + 8 : view.getUint32(entry + 8, le);
-    if (at > bytes.length || at + size > bytes.length) throw new MalformedIfd();
+    if (at > bytes.length || at + size > bytes.length) throw MALFORMED;
     if (wanted === undefined || wanted.has(tag) || tag === EXIF_IFD_POINTER || tag === GPS_IFD_POINTER) into.set(tag, readValue(view, bytes, le, type, values, at));
   }
 }

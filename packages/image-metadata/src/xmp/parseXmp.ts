@@ -48,11 +48,17 @@ const ATTR = /([^\s=]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 export function parseXmp(xml: string): XmpProperties {
   const prefixOf = new Map<string, string>();
   const root = parseXml(xml, prefixOf);
+  // The same few names (rdf:li, rdf:Description, ...) come back for every element: each is mapped once.
+  const canonicalNames = new Map<string, string>();
   const canonical = (qname: string): string => {
-    const colon = qname.indexOf(':');
-    if (colon < 0) return qname;
-    const prefix = qname.slice(0, colon);
-    return `${prefixOf.get(prefix) ?? prefix}${qname.slice(colon)}`;
+    let name = canonicalNames.get(qname);
+    if (name === undefined) {
+      const colon = qname.indexOf(':');
+      const prefix = colon < 0 ? undefined : qname.slice(0, colon);
+      name = prefix === undefined ? qname : `${prefixOf.get(prefix) ?? prefix}${qname.slice(colon)}`;
+      canonicalNames.set(qname, name);
+    }
+    return name;
   };
   const out: XmpProperties = {};
   const visit = (el: XmlElement): void => {
