@@ -101,6 +101,20 @@ function exifBlock(entries: Entry[]): Buffer {
   return Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), tiff]);
 }
 
+/** An MPF index (little-endian TIFF) whose MP Entry list has `images` entries, all pointing at offset 8. */
+function mpfIndex(images: number): Buffer {
+  const tiff = Buffer.alloc(8 + 2 + 12 + 4 + 16 * images);
+  tiff.write('II*\0', 0, 'latin1');
+  tiff.writeUInt32LE(8, 4);
+  tiff.writeUInt16LE(1, 8);
+  tiff.writeUInt16LE(0xb002, 10);
+  tiff.writeUInt16LE(7, 12);
+  tiff.writeUInt32LE(16 * images, 14);
+  tiff.writeUInt32LE(26, 18);
+  for (let i = 0; i < images; i++) tiff.writeUInt32LE(8, 26 + 16 * i + 8);
+  return tiff;
+}
+
 const withExif = (jpeg: Buffer, entries: Entry[]): Buffer =>
   edited(jpeg, (s) => [s[0]!, app(1, exifBlock(entries)), ...s.slice(1)]);
 
@@ -189,6 +203,7 @@ describe('readJpegHeader reports what sharp reports', () => {
       edited(base, (s) => s.map((seg) => (seg.marker === 0xc4 ? { ...seg, data: Buffer.concat([Buffer.from([0x24]), seg.data.subarray(1)]) } : seg))),
       edited(base, (s) => [...s, { marker: 0xdd, data: Buffer.from([0, 1, 2]) }]), // DRI of the wrong length
       edited(base, (s) => [s[0]!, app(2, 'MPF\0', 'II*\0'), ...s.slice(1)]), // an MPF index that cannot be read
+      edited(base, (s) => [s[0]!, app(2, 'MPF\0', mpfIndex(1000)), ...s.slice(1)]), // more images than a camera writes
       withExif(base, [[0x0112, 4, 1, 6]]), // Orientation as a LONG
       withExif(base, [[0x0112, 3, 1, 6], [0x0112, 3, 1, 3]]), // Orientation twice
       withExif(base, [[0x011a, 5, 1, [300, 1]], [0x011b, 5, 1, [300, 1]], [0x0128, 3, 1, 7]]), // unknown unit

@@ -21,6 +21,9 @@ export interface JpegHeader {
 
 /** libjpeg-turbo's JPEG_MAX_DIMENSION. */
 const MAX_DIMENSION = 65500;
+/** Bounds on the MPF check, so that a crafted index costs at most a few thousand segment reads. */
+const MAX_MPF_IMAGES = 16;
+const MAX_SECONDARY_SEGMENTS = 256;
 /** libvips' MAX_APP2_SECTIONS: ICC chunks with a larger sequence number are dropped. */
 const MAX_ICC_SECTIONS = 100;
 
@@ -298,7 +301,8 @@ function readIfd0(exif: Uint8Array): Map<number, Ifd0Entry> | undefined {
 function mayHaveGainMap(bytes: Uint8Array, mpf: Uint8Array, isoGainMap: boolean, xmp: Uint8Array | undefined): boolean {
   if (isoGainMap || (xmp !== undefined && Buffer.from(xmp.buffer, xmp.byteOffset, xmp.byteLength).includes('hdrgm'))) return true;
   const images = mpfImageOffsets(mpf);
-  if (images === undefined) return true;
+  // A hostile index could list thousands of images: past a camera's few, sharp decides.
+  if (images === undefined || images.length > MAX_MPF_IMAGES) return true;
   const tiffStart = mpf.byteOffset - bytes.byteOffset + 4;
   return images.some((offset) => headerHasGainMapMetadata(bytes, tiffStart + offset));
 }
@@ -334,7 +338,7 @@ function mpfImageOffsets(mpf: Uint8Array): number[] | undefined {
 function headerHasGainMapMetadata(bytes: Uint8Array, at: number): boolean {
   if (bytes[at] !== 0xff || bytes[at + 1] !== 0xd8) return true;
   let offset = at + 2;
-  for (;;) {
+  for (let segments = 0; segments < MAX_SECONDARY_SEGMENTS; segments++) {
     if (offset + 4 > bytes.length || bytes[offset] !== 0xff) return true;
     const marker = bytes[offset + 1]!;
     if (marker === 0xda || marker === 0xd9) return false;
@@ -345,4 +349,5 @@ function headerHasGainMapMetadata(bytes: Uint8Array, at: number): boolean {
     if (marker === 0xe2 && startsWith(data, ISO_GAIN_MAP)) return true;
     offset += 2 + length;
   }
+  return true;
 }
