@@ -84,12 +84,15 @@ function parseXml(xml: string, prefixOf: Map<string, string>): XmlElement {
       top.text += decodeEntities(xml.slice(position, lt < 0 ? xml.length : lt));
       if (lt < 0) break;
     }
-    position = skipMarkup(xml, lt, top, unclosed);
+    // Only `<!` and `<?` can start markup to skip, only `</` a closing tag: the other tests are not tried.
+    const next = xml.charCodeAt(lt + 1);
+    position = next === 0x21 || next === 0x3f ? skipMarkup(xml, lt, top, unclosed) : lt;
     if (position > lt) continue;
     CLOSE_TAG.lastIndex = lt;
-    const close = CLOSE_TAG.exec(xml);
+    const close = next === 0x2f ? CLOSE_TAG.exec(xml) : null;
     if (close !== null) {
-      const at = stack.findLastIndex((el) => el.name === close[1]);
+      let at = stack.length - 1;
+      while (at >= 0 && stack[at]!.name !== close[1]) at--;
       if (at > 0) stack.length = at;
       position = CLOSE_TAG.lastIndex;
       continue;
@@ -158,10 +161,12 @@ function descriptionProperties(el: XmlElement, canonical: (q: string) => string,
   return out;
 }
 
+const CONTAINERS = new Set(['rdf:Bag', 'rdf:Seq', 'rdf:Alt']);
+
 function propertyValue(el: XmlElement, canonical: (q: string) => string): XmpValue {
   if (el.attrs['rdf:resource'] !== undefined) return el.attrs['rdf:resource'];
   if (el.attrs['rdf:parseType'] === 'Resource') return descriptionProperties(el, canonical, false);
-  const container = el.children.find((c) => ['rdf:Bag', 'rdf:Seq', 'rdf:Alt'].includes(canonical(c.name)));
+  const container = el.children.find((c) => CONTAINERS.has(canonical(c.name)));
   if (container) {
     const items = container.children.filter((c) => canonical(c.name) === 'rdf:li');
     if (canonical(container.name) === 'rdf:Alt') {
