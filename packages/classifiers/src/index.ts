@@ -55,6 +55,8 @@ export type {
   AiTextDetector, AiTextDetectorOptions, AiTextResult, AiTextScorer, DetectAiTextOptions, SentenceScore,
 } from './aiText/detectAiText.js';
 export { detectLanguage } from './aiText/detectLanguage.js';
+export { AI_TEXT_LANGUAGE_MODELS, detectInLanguage, languageDetector, languageModelRegistry } from './aiText/languageDetectors.js';
+export type { LanguageDetector, LanguageRequest, LanguageScores } from './aiText/languageDetectors.js';
 export { HUMAN_SCORE_THRESHOLD, humanLogit, humanScore, scoreOfLogit } from './aiText/humanScore.js';
 export { anchoredSentenceLogits } from './aiText/anchoredSentenceLogits.js';
 export { countSyllables, fleschReadingEase } from './aiText/readability.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { detectAiText, detectLanguage, languageName, UnidentifiedLanguageError, UnsupportedLanguageError } from '../src/index.js';
 import { PROSE } from './helpers.js';
 
-const GERMAN = 'Der Bericht wurde am Dienstag veröffentlicht und sorgte sofort für Diskussionen im Landtag. '.repeat(5);
+const ITALIAN = 'Il rapporto è stato pubblicato martedì e ha subito suscitato un acceso dibattito nel consiglio comunale. '.repeat(5);
 
 /** `n` pseudo-random bytes (a fixed linear congruential sequence, so the test sees the same bytes every run). */
 function randomBytes(n: number): Buffer {
@@ -25,23 +25,23 @@ const NO_LANGUAGE: Record<string, string> = {
 
 describe('the language of AI text detection', () => {
   it('names a detected language, says it was detected and lists the supported ones (language auto)', async () => {
-    const error = await detectAiText(GERMAN, { language: 'auto' }).catch((e: unknown) => e);
+    const error = await detectAiText(ITALIAN, { language: 'auto' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnsupportedLanguageError);
-    expect(error).toMatchObject({ code: 'UNSUPPORTED_LANGUAGE', field: 'language', language: 'de', origin: 'detected' });
-    expect((error as Error).message).toBe('The text was detected to be in German (de), which is not supported (supported: English (en))');
+    expect(error).toMatchObject({ code: 'UNSUPPORTED_LANGUAGE', field: 'language', language: 'it', origin: 'detected' });
+    expect((error as Error).message).toBe('The text was detected to be in Italian (it), which is not supported (supported: English (en), French (fr), German (de), Spanish (es))');
   });
 
   it('says the same when no language is given', async () => {
-    const error = await detectAiText(GERMAN).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'UNSUPPORTED_LANGUAGE', language: 'de', origin: 'detected' });
-    expect((error as Error).message).toMatch(/^The text was detected to be in German \(de\)/);
+    const error = await detectAiText(ITALIAN).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'UNSUPPORTED_LANGUAGE', language: 'it', origin: 'detected' });
+    expect((error as Error).message).toMatch(/^The text was detected to be in Italian \(it\)/);
   });
 
   it('says the caller sent an unsupported language, named when it is one', async () => {
-    const german = await detectAiText(PROSE, { language: 'de' }).catch((e: unknown) => e);
-    expect(german).toMatchObject({ code: 'UNSUPPORTED_LANGUAGE', field: 'language', language: 'de', origin: 'requested' });
-    expect((german as Error).message).toBe(
-      'The request sent language German (de), which is not supported (supported: English (en), or auto)',
+    const italian = await detectAiText(PROSE, { language: 'it' }).catch((e: unknown) => e);
+    expect(italian).toMatchObject({ code: 'UNSUPPORTED_LANGUAGE', field: 'language', language: 'it', origin: 'requested' });
+    expect((italian as Error).message).toBe(
+      'The request sent language Italian (it), which is not supported (supported: English (en), French (fr), German (de), Spanish (es), or auto)',
     );
     const unknown = await detectAiText(PROSE, { language: 'xx' }).catch((e: unknown) => e);
     expect((unknown as Error).message).toMatch(/^The request sent language xx, which is not supported/);
@@ -53,7 +53,7 @@ describe('the language of AI text detection', () => {
       const error = await detectAiText(text).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(UnidentifiedLanguageError);
       expect(error).toMatchObject({ code: 'BAD_REQUEST', field: 'text' });
-      expect((error as Error).message).toMatch(/^No language could be identified in the text .*\(supported: English \(en\)\)$/);
+      expect((error as Error).message).toMatch(/^No language could be identified in the text .*\(supported: English \(en\), French \(fr\), German \(de\), Spanish \(es\)\)$/);
     });
   }
 

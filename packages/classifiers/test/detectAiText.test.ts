@@ -65,7 +65,7 @@ describe('detectAiText', () => {
     await expect(detectAiText(longText(150_001))).rejects.toMatchObject({ code: 'BAD_REQUEST', field: 'text' });
     await expect(detectAiText(42)).rejects.toMatchObject({ code: 'BAD_REQUEST', field: 'text' });
     await expect(detectAiText(PROSE, { language: 'english' })).rejects.toMatchObject({ field: 'language' });
-    await expect(detectAiText(PROSE, { language: 'fr' })).rejects.toMatchObject({
+    await expect(detectAiText(PROSE, { language: 'it' })).rejects.toMatchObject({
       code: 'UNSUPPORTED_LANGUAGE', field: 'language',
     });
     await expect(detectAiText(PROSE, { sentences: 'yes' as unknown as boolean })).rejects.toMatchObject({
@@ -73,9 +73,9 @@ describe('detectAiText', () => {
     });
   });
 
-  it('refuses text that is not English when the language is auto', async () => {
-    const german = 'Der Bericht wurde am Dienstag veröffentlicht und sorgte sofort für Diskussionen. '.repeat(5);
-    await expect(detectAiText(german)).rejects.toMatchObject({ code: 'UNSUPPORTED_LANGUAGE', language: 'de' });
+  it('refuses text in a language without a detector (Italian) when the language is auto', async () => {
+    const italian = 'Il rapporto è stato pubblicato martedì e ha subito suscitato un acceso dibattito nel consiglio comunale. '.repeat(5);
+    await expect(detectAiText(italian)).rejects.toMatchObject({ code: 'UNSUPPORTED_LANGUAGE', language: 'it' });
   });
 
   it('identifies the language with franc among the API\'s languages, as a 2-letter code', () => {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countWords } from '@content-analysis/credits';
 import { meteredEngine, rejection, routeToLocal, startLocalServer } from './helpers.js';
@@ -118,32 +119,32 @@ describe('ai-content-detection', () => {
   });
 });
 
-const GERMAN =
-  'Meine Großmutter hielt fast vierzig Jahre lang Bienen hinter dem Schuppen, und jeden August roch das ganze Haus ' +
-  'nach Wachs. Sie trug nie Handschuhe. Als ich sie fragte, warum, sagte sie, die Bienen kennten ihre Hände besser ' +
-  'als sie selbst, was mir mit neun Jahren keinen Sinn ergab und heute nur wenig mehr. Der Honig war dunkel.';
+const ITALIAN =
+  'Mia nonna ha tenuto le api dietro il capanno per quasi quarant\'anni, e ogni agosto tutta la casa profumava di cera. ' +
+  'Non portava mai i guanti. Quando le chiesi perché, mi disse che le api conoscevano le sue mani meglio di lei, ' +
+  'cosa che a nove anni per me non aveva alcun senso e che oggi ne ha solo un poco di più. Il miele era scuro.';
 
 describe('ai-content-detection: the language', () => {
-  it('says a German text was detected as German (de), when no language is sent, and charges nothing', async () => {
+  it('says an Italian text was detected as Italian (it), when no language is sent, and charges nothing', async () => {
     const { engine, ledger, accountId, token } = await setup();
-    const error = await rejection(engine.execute('ai-content-detection', { text: GERMAN }, { token }));
+    const error = await rejection(engine.execute('ai-content-detection', { text: ITALIAN }, { token }));
     expect(error.code).toBe('BAD_REQUEST');
     expect((error.cause as { code?: string }).code).toBe('UNSUPPORTED_LANGUAGE');
-    expect(error.description).toBe('The text was detected to be in German (de), which is not supported (supported: English (en))');
+    expect(error.description).toBe('The text was detected to be in Italian (it), which is not supported (supported: English (en), French (fr), German (de), Spanish (es))');
     expect(await ledger.balance(accountId)).toBe(2000);
   });
 
   it('says the same for language auto', async () => {
     const { engine, token } = await setup();
-    const error = await rejection(engine.execute('ai-content-detection', { text: GERMAN, language: 'auto' }, { token }));
-    expect(error.description).toMatch(/^The text was detected to be in German \(de\)/);
+    const error = await rejection(engine.execute('ai-content-detection', { text: ITALIAN, language: 'auto' }, { token }));
+    expect(error.description).toMatch(/^The text was detected to be in Italian \(it\)/);
   });
 
   it('says the caller sent an unsupported language', async () => {
     const { engine, token } = await setup();
-    const error = await rejection(engine.execute('ai-content-detection', { text: GERMAN, language: 'de' }, { token }));
+    const error = await rejection(engine.execute('ai-content-detection', { text: ITALIAN, language: 'it' }, { token }));
     expect(error.code).toBe('BAD_REQUEST');
-    expect(error.description).toBe('The request sent language German (de), which is not supported (supported: English (en), or auto)');
+    expect(error.description).toBe('The request sent language Italian (it), which is not supported (supported: English (en), French (fr), German (de), Spanish (es), or auto)');
   });
 
   it('says no language could be identified in emoji, NUL characters, digits or undecodable bytes', async () => {
@@ -152,7 +153,30 @@ describe('ai-content-detection: the language', () => {
     for (const text of texts) {
       const error = await rejection(engine.execute('ai-content-detection', { text }, { token }));
       expect(error.code).toBe('BAD_REQUEST');
-      expect(error.description).toMatch(/^No language could be identified in the text .*\(supported: English \(en\)\)$/);
+      expect(error.description).toMatch(/^No language could be identified in the text .*\(supported: English \(en\), French \(fr\), German \(de\), Spanish \(es\)\)$/);
     }
+  });
+
+  it('scores a German text with the German model, detected or declared, and charges it', async () => {
+    const { engine, ledger, accountId, token } = await setup();
+    const text = readFileSync(new URL('../../../fixtures/ai-text-languages/de-human-wikipedia-marie-curie.txt', import.meta.url), 'utf8');
+    const detected = (await engine.execute('ai-content-detection', { text, sentences: false }, { token })).result;
+    expect(detected.status).toBe(200);
+    expect(detected.language).toBe('de');
+    expect(detected.version).toBe('de-1.0.0');
+    expect(detected.score).toBeGreaterThan(50);
+    const declared = (await engine.execute('ai-content-detection', { text, language: 'de', sentences: false }, { token })).result;
+    expect(declared.score).toBe(detected.score);
+    expect(await ledger.balance(accountId)).toBe(2000 - 2 * countWords(text));
+  });
+
+  it('refuses an English text declared as French, naming English, and charges nothing', async () => {
+    const { engine, ledger, accountId, token } = await setup();
+    const error = await rejection(engine.execute('ai-content-detection', { text: ESSAY, language: 'fr' }, { token }));
+    expect((error.cause as { code?: string }).code).toBe('LANGUAGE_MISMATCH');
+    expect(error.description).toBe(
+      'The request sent language French (fr), but the text is in English (en) (supported: English (en), French (fr), German (de), Spanish (es), or auto)',
+    );
+    expect(await ledger.balance(accountId)).toBe(2000);
   });
 });

@@ -38,13 +38,13 @@ describe('contradictedLanguage', () => {
 });
 
 describe('ai-content-detection: a declared language the text is not in', () => {
-  for (const [name, text, found] of [['French', FRENCH, 'French (fr)'], ['Chinese', CHINESE, 'Chinese (zh)']] as const) {
-    it(`refuses a ${name} text sent as English with 400, naming ${found}, and charges nothing`, async () => {
+  for (const [name, text, found] of [['French', FRENCH, 'French (fr)'], ['Chinese', CHINESE, 'Chinese (zh), which is not supported']] as const) {
+    it(`refuses a ${name} text sent as English with 400, naming ${found.split(',')[0]}, and charges nothing`, async () => {
       const { engine, ledger, accountId, token } = await meteredEngine({ analysis: { mode: 'thread' } });
       const error = await rejection(engine.execute('ai-content-detection', { text, language: 'en' }, { token }));
       expect(error.toBody()).toEqual({
         status: 400, error: 'BAD_REQUEST',
-        description: `The request sent language English (en), but the text is in ${found}, which is not supported (supported: English (en), or auto)`,
+        description: `The request sent language English (en), but the text is in ${found} (supported: English (en), French (fr), German (de), Spanish (es), or auto)`,
       });
       expect((error.cause as { code?: string }).code).toBe('LANGUAGE_MISMATCH');
       expect(await ledger.balance(accountId)).toBe(2000);

@@ -3,10 +3,10 @@ import { aiContentDetectionFeature } from '@content-analysis/engine';
 import { json, startHarness } from './harness.js';
 import type { Harness } from './harness.js';
 
-const GERMAN =
-  'Meine Großmutter hielt fast vierzig Jahre lang Bienen hinter dem Schuppen, und jeden August roch das ganze Haus ' +
-  'nach Wachs. Sie trug nie Handschuhe. Als ich sie fragte, warum, sagte sie, die Bienen kennten ihre Hände besser ' +
-  'als sie selbst, was mir mit neun Jahren keinen Sinn ergab und heute nur wenig mehr. Der Honig war dunkel.';
+const ITALIAN =
+  'Mia nonna ha tenuto le api dietro il capanno per quasi quarant\'anni, e ogni agosto tutta la casa profumava di cera. ' +
+  'Non portava mai i guanti. Quando le chiesi perché, mi disse che le api conoscevano le sue mani meglio di lei, ' +
+  'cosa che a nove anni per me non aveva alcun senso e che oggi ne ha solo un poco di più. Il miele era scuro.';
 
 let h: Harness;
 beforeAll(async () => {
@@ -15,20 +15,20 @@ beforeAll(async () => {
 afterAll(async () => h.stop());
 
 describe('POST /v2/ai-content-detection: language errors', () => {
-  it('answers 400 naming the detected language of a German text sent without a language, and charges nothing', async () => {
-    const response = await h.post('/v2/ai-content-detection', { text: GERMAN });
+  it('answers 400 naming the detected language of an Italian text sent without a language, and charges nothing', async () => {
+    const response = await h.post('/v2/ai-content-detection', { text: ITALIAN });
     expect(response.status).toBe(400);
     expect(await json(response)).toEqual({
       status: 400,
       error: 'BAD_REQUEST',
-      description: 'The text was detected to be in German (de), which is not supported (supported: English (en))',
+      description: 'The text was detected to be in Italian (it), which is not supported (supported: English (en), French (fr), German (de), Spanish (es))',
     });
     expect(await h.ledger.balance(h.accountId)).toBe(2000);
   });
 
   it('answers 400 saying the request sent the unsupported language', async () => {
-    const body = await json(await h.post('/v2/ai-content-detection', { text: GERMAN, language: 'de' }));
-    expect(body.description).toBe('The request sent language German (de), which is not supported (supported: English (en), or auto)');
+    const body = await json(await h.post('/v2/ai-content-detection', { text: ITALIAN, language: 'it' }));
+    expect(body.description).toBe('The request sent language Italian (it), which is not supported (supported: English (en), French (fr), German (de), Spanish (es), or auto)');
   });
 
   it('answers 400 saying no language could be identified in a text of NUL characters', async () => {

@@ -1,14 +1,15 @@
 import { createCalibrationProfile } from '../calibration/createCalibrationProfile.js';
 import type { CalibrationOutcome, CalibrationScorer, CreateCalibrationProfileOptions } from '../calibration/createCalibrationProfile.js';
-import { AI_TEXT_LANGUAGES, AI_TEXT_MAX_CHARS, AI_TEXT_MIN_CHARS, AI_TEXT_MODEL_ID, createAiTextScorer } from './detectAiText.js';
+import { AI_TEXT_MAX_CHARS, AI_TEXT_MIN_CHARS, AI_TEXT_MODEL_ID, createAiTextScorer } from './detectAiText.js';
 import type { AiTextDetectorOptions } from './detectAiText.js';
 import { detectLanguage } from './detectLanguage.js';
 import { normalizeText } from './normalizeText.js';
 
 /**
  * The AI-text detector as a calibration scorer: the runtime's own features and model (`createAiTextScorer`), on the
- * texts the detector would score. Texts outside 300..150,000 characters are left out as `length`, texts not in a
- * supported language as `language <code>`: a deployment's profile describes what its requests can be.
+ * texts the detector would score. Texts outside 300..150,000 characters are left out as `length`, texts not in English
+ * as `language <code>` (the other languages have models of their own, which a profile of this one does not describe):
+ * a deployment's profile describes what its requests can be.
  */
 export async function aiTextCalibrationScorer(options: AiTextDetectorOptions = {}): Promise<CalibrationScorer> {
   const scorer = await createAiTextScorer(options);
@@ -17,7 +18,7 @@ export async function aiTextCalibrationScorer(options: AiTextDetectorOptions = {
     async score(text, windowChars) {
       if (text.length < AI_TEXT_MIN_CHARS || text.length > AI_TEXT_MAX_CHARS) return { skip: 'length' };
       const language = detectLanguage(normalizeText(text).text);
-      if (!AI_TEXT_LANGUAGES.includes(language)) return { skip: `language ${language}` };
+      if (language !== 'en') return { skip: `language ${language}` };
       const ranges = await scorer.score(text, windowChars);
       return { ranges: ranges.map(({ chars, logit }) => ({ chars, raw: logit })) };
     },

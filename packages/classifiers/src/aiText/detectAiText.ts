@@ -21,6 +21,7 @@ import type { PreparedSentence } from './prepareDocument.js';
 import { ngramPrefix, ngramRangeMeans, ngramSlots } from './ngramProfile.js';
 import { loadNgramTable } from './ngramTable.js';
 import type { NgramCard } from './ngramTable.js';
+import { AI_TEXT_LANGUAGE_MODELS, detectInLanguage } from './languageDetectors.js';
 import { fleschReadingEase } from './readability.js';
 import { TokenEncoder } from './tokenEncoder.js';
 import type { TokenEncoderCard } from './tokenEncoder.js';
@@ -34,8 +35,8 @@ export const AI_TEXT_MODEL_ID = 'ai-text';
 export const DEFAULT_AI_TEXT_VERSION = '2.0.0';
 /** The version name that selects `DEFAULT_AI_TEXT_VERSION`. */
 export const LATEST_AI_TEXT_VERSION = 'latest';
-/** Languages the detector is trained for. */
-export const AI_TEXT_LANGUAGES: readonly string[] = ['en'];
+/** Languages the detector is trained for: English, and those with a model of their own (`languageDetectors.ts`). */
+export const AI_TEXT_LANGUAGES: readonly string[] = ['en', ...Object.keys(AI_TEXT_LANGUAGE_MODELS)];
 /** Shortest and longest text accepted, in characters (as the API). */
 export const AI_TEXT_MIN_CHARS = 300;
 export const AI_TEXT_MAX_CHARS = 150_000;
@@ -337,6 +338,13 @@ async function detect(
   }
   const normalized = normalizeText(text);
   const language = resolveLanguage(options.language ?? 'auto', normalized.text);
+  if (language !== 'en') {
+    // A deployment's calibration profile measured the English detector: it says nothing of another language's model.
+    if (profile !== undefined) throw new UnsupportedLanguageError(language, ['en'], options.language === undefined || options.language === 'auto' ? 'detected' : 'requested');
+    return detectInLanguage(language, {
+      text: normalized.text, attack: normalized.attack, sentences: wantSentences, sentenceScores, windowOf: sentenceWindow,
+    });
+  }
 
   const doc = await featurize(normalized.text);
   const n = doc.sentences.length;
