@@ -223,10 +223,15 @@ def export(lang, rows, X, docs, windows, metrics):
                      'nonzero_weights': int(np.count_nonzero(table))},
         'data': {'holdout': 'topic groups with sha1("ship" + group) % 20 == 0 are left out of this model',
                  'corpus': 'training/languages/build_corpus.py (manifest: training/out/languages/manifest.json)',
-                 'sources': {k: v for k, v in manifest['sources'].items() if k != 'autext'},
+                 'sources': {k: v for k, v in manifest['sources'].items() if k in {rows[i]['source'] for i in docs}},
+                 'evaluation_only': {k: v for k, v in manifest['sources'].items()
+                                     if k in {r['source'] for r in rows if r['language'] == lang and r['use'] == 'eval'}},
                  'counts': counts,
-                 'limits': 'one genre (encyclopedia articles); AI texts from GPT-3.5 (and Llama-2-70B-chat for de) of '
-                           '2023; human false-positive rates of other genres are not measured (es: see metrics)'},
+                 'limits': 'trained on one genre (Wikipedia introductions) and the AI texts of GPT-3.5 (and '
+                           'Llama-2-70B-chat for de) of 2023, 100-200 human texts: text rephrased by a model is often '
+                           'missed, completion models and short genres almost always (es, AuTexTification); human '
+                           'false-positive rates are measured on Wikipedia (fr, de, es), news (de) and AuTexTification '
+                           'genres (es) only (metrics; packages/classifiers/README.md, Languages)'},
         'metrics': metrics,
         'calibration': {'human_quantile': HUMAN_QUANTILE,
                         'rule': 'per length bucket, the 0.99 quantile of inner out-of-fold scores of human texts',
