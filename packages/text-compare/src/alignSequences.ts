@@ -1,4 +1,5 @@
 import { createAnchorScratch, histogramAnchor, uniqueAnchors } from './findAnchors.js';
+import { createLcsScratch, lcsLength } from './lcsLength.js';
 import { myersDiff } from './myersDiff.js';
 import { sortRuns } from './sortRuns.js';
 
@@ -8,7 +9,16 @@ export interface AlignSettings {
   minAnchorWords: number;
   /** Leave regions without an anchor unmatched instead of giving them to the exact diff. */
   anchorsOnly: boolean;
+  /**
+   * Measure the longest common subsequence of a region (bit-parallel, `lcsLength`) before running Myers on it, and
+   * skip Myers when it would exceed its budget. The result is the same either way; only tests turn it off.
+   * @default true
+   */
+  lcsGate?: boolean;
 }
+
+/** Regions with fewer words than this (both sides together) go to Myers directly: its failure costs little. */
+const LCS_GATE_WORDS = 64;
 
 /**
  * Work, as (N + M) · D, that the exact diff may always spend on one region: a few milliseconds. Regions that
@@ -34,6 +44,7 @@ const MAX_TERMINAL_EDITS = 2_000;
 export function alignSequences(a: Int32Array, b: Int32Array, idLimit: number, settings: AlignSettings): Int32Array {
   const k = settings.minAnchorWords;
   const scratch = createAnchorScratch(idLimit, a.length);
+  const lcsScratch = settings.lcsGate === false ? undefined : createLcsScratch(idLimit);
   const found: number[] = [];
   const stack: number[] = [0, a.length, 0, b.length];
   let sharedCost = SHARED_TERMINAL_COST;
@@ -82,7 +93,12 @@ export function alignSequences(a: Int32Array, b: Int32Array, idLimit: number, se
     const m = b1 - b0;
     const cost = Math.max(TERMINAL_COST, sharedCost);
     const budget = Math.min(Math.max(n, m), MAX_TERMINAL_EDITS, Math.floor(cost / (n + m)));
-    const runs = myersDiff(a, a0, a1, b, b0, b1, budget);
+    // Myers succeeds exactly when D = n + m - 2 · LCS is within its budget, so a region whose LCS is too short is
+    // known to stay unmatched after O(n · m / 32) word operations instead of the (n + m) · budget Myers spends.
+    const maxEdits = Math.min(budget, n + m);
+    const tooFar = lcsScratch !== undefined && n + m >= LCS_GATE_WORDS &&
+      lcsLength(a, a0, a1, b, b0, b1, lcsScratch, Math.ceil((n + m - maxEdits) / 2)) < (n + m - maxEdits) / 2;
+    const runs = tooFar ? null : myersDiff(a, a0, a1, b, b0, b1, budget);
     let kept = 0;
     if (runs !== null) {
       for (let r = 0; r < runs.length; r += 3) kept += runs[r + 2]!;
