@@ -46,11 +46,39 @@ function isWordChar(cls: number): boolean {
   return cls === LETTER || cls === DIGIT || cls === UNDERSCORE;
 }
 
-/** Appends the word spans of the ASCII text `text[from, to)` to `out`. */
-function scanAscii(text: string, from: number, to: number, out: number[]): void {
+/** Growing list of spans `[start0, end0, start1, end1, ...]`, kept in a typed array. */
+class SpanList {
+  data: Uint32Array;
+  length = 0;
+
+  constructor(capacity: number) {
+    this.data = new Uint32Array(Math.max(16, capacity));
+  }
+
+  push(start: number, end: number): void {
+    if (this.length + 2 > this.data.length) {
+      const grown = new Uint32Array(2 * this.data.length);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = start;
+    this.data[this.length++] = end;
+  }
+}
+
+/**
+ * Appends the word spans of the piece of text starting at `from` (a character that is not white space) and
+ * ending at the next white space, if the piece is plain ASCII: returns the piece's end. Returns -1 as soon as it
+ * meets a character that is neither ASCII nor white space; the spans it appended for the piece must then be
+ * dropped (the piece goes to `Intl.Segmenter`). One pass finds the piece and its words.
+ */
+function scanAsciiPiece(text: string, from: number, n: number, out: SpanList): number {
   let i = from;
-  while (i < to) {
-    let cls = ASCII_CLASS[text.charCodeAt(i)]!;
+  while (i < n) {
+    const code = text.charCodeAt(i);
+    if (code >= 128) return isSpaceCode(code) ? i : -1;
+    let cls = ASCII_CLASS[code]!;
+    if (cls === SPACE) return i;
     if (!isWordChar(cls)) {
       i++;
       continue;
@@ -58,23 +86,36 @@ function scanAscii(text: string, from: number, to: number, out: number[]): void 
     const start = i;
     let wordLike = cls !== UNDERSCORE;
     i++;
-    while (i < to) {
-      const next = ASCII_CLASS[text.charCodeAt(i)]!;
+    while (i < n) {
+      const nextCode = text.charCodeAt(i);
+      if (nextCode >= 128) {
+        if (isSpaceCode(nextCode)) break;
+        return -1;
+      }
+      const next = ASCII_CLASS[nextCode]!;
       if (isWordChar(next)) {
         if (next !== UNDERSCORE) wordLike = true;
         cls = next;
         i++;
         continue;
       }
-      if (i + 1 < to && joinsAcross(cls, next, ASCII_CLASS[text.charCodeAt(i + 1)]!)) {
-        i += 1;
-        continue;
+      if (next !== SPACE && i + 1 < n) {
+        const afterCode = text.charCodeAt(i + 1);
+        if (afterCode >= 128) {
+          if (isSpaceCode(afterCode)) break;
+          return -1;
+        }
+        if (joinsAcross(cls, next, ASCII_CLASS[afterCode]!)) {
+          i += 1;
+          continue;
+        }
       }
       break;
     }
     // ICU quirk, kept for parity: a lone '_' is not word-like, a run of two or more is.
     if (wordLike || i - start > 1) out.push(start, i);
   }
+  return i;
 }
 
 /**
@@ -92,7 +133,7 @@ function cutPoint(text: string, from: number, limit: number): number {
   return c >= 0xd800 && c <= 0xdbff ? limit - 1 : limit;
 }
 
-function scanWithSegmenter(text: string, from: number, to: number, out: number[]): void {
+function scanWithSegmenter(text: string, from: number, to: number, out: SpanList): void {
   let start = from;
   while (start < to) {
     const end = to - start > 2 * SEGMENTER_PIECE ? cutPoint(text, start, start + SEGMENTER_PIECE) : to;
@@ -114,30 +155,30 @@ function isSpaceCode(code: number): boolean {
  * `text.slice(start, end)` is the word as written.
  */
 export function wordSpans(text: string): Uint32Array {
-  const out: number[] = [];
+  const out = new SpanList(Math.ceil(text.length / 3));
   collectWordSpans(text, out);
-  return Uint32Array.from(out);
+  return out.data.slice(0, out.length);
 }
 
 /** Appends the word spans of `text` to `out` (see {@link wordSpans}). */
-function collectWordSpans(text: string, out: number[]): void {
+function collectWordSpans(text: string, out: SpanList): void {
   const n = text.length;
   let i = 0;
   while (i < n) {
-    // Skip white space, then take the next piece: a maximal run of non-space characters, extended over
-    // following runs (and the space between them) while it stays non-ASCII and short enough.
+    // Skip white space, then take the next piece: a maximal run of non-space characters. A piece of plain ASCII,
+    // the bulk of most input, is scanned for words in the same pass; any other piece is extended over following
+    // runs (and the space between them) while it stays non-ASCII and short enough, and given to the segmenter.
     while (i < n && isSpaceCode(text.charCodeAt(i))) i++;
     if (i >= n) break;
     const start = i;
-    let ascii = true;
-    while (i < n && !isSpaceCode(text.charCodeAt(i))) {
-      if (text.charCodeAt(i) >= 128) ascii = false;
-      i++;
-    }
-    if (ascii) {
-      scanAscii(text, start, i, out);
+    const mark = out.length;
+    const asciiEnd = scanAsciiPiece(text, start, n, out);
+    if (asciiEnd >= 0) {
+      i = asciiEnd;
       continue;
     }
+    out.length = mark;
+    while (i < n && !isSpaceCode(text.charCodeAt(i))) i++;
     let end = i;
     while (end - start < SEGMENTER_PIECE && end < n) {
       let j = end;
@@ -210,10 +251,11 @@ export function billedWords(word: string): number {
  * detector reads.
  */
 export function countWords(text: string): number {
-  const spans: number[] = [];
-  collectWordSpans(text, spans);
+  const list = new SpanList(Math.ceil(text.length / 3));
+  collectWordSpans(text, list);
+  const spans = list.data;
   let count = 0;
-  for (let i = 0; i < spans.length; i += 2) {
+  for (let i = 0; i < list.length; i += 2) {
     const start = spans[i]!;
     const end = spans[i + 1]!;
     // Most words are a single run of ASCII letters or digits: no joiner to look for, nothing to slice.

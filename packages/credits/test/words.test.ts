@@ -106,6 +106,22 @@ describe('wordSpans against Intl.Segmenter', () => {
       expect([...wordSpans(text)], JSON.stringify(text)).toEqual(segmenterSpans(text));
     }
   });
+
+  // The ASCII scanner reads a piece and its words in one pass and drops the piece's spans when a non-ASCII
+  // character turns up late in it: mostly ASCII text with a rare non-ASCII letter, mark or space.
+  it('gives exactly the word-like segments on mostly ASCII text with rare non-ASCII characters', () => {
+    const ascii = [...'abcxyzABCXYZ0123456789', ...'_.,;:\'"-!?()', ' ', ' ', ' ', '\n'];
+    const rare = ['é', '\u2019', '\u0301', '\u00a0', '\u3000', '\u2003', '中', '😀'];
+    const random = seededRandom(20261128);
+    for (let run = 0; run < 3000; run++) {
+      const length = randomInt(random, 0, 80);
+      let text = '';
+      for (let i = 0; i < length; i++) {
+        text += random() < 0.03 ? rare[randomInt(random, 0, rare.length - 1)] : ascii[randomInt(random, 0, ascii.length - 1)];
+      }
+      expect([...wordSpans(text)], JSON.stringify(text)).toEqual(segmenterSpans(text));
+    }
+  });
 });
 
 describe('countWords on long input', () => {

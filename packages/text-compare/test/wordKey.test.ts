@@ -24,3 +24,12 @@ describe('wordKey', () => {
     expect(wordKey('resume')).not.toBe(wordKey('résumé'));
   });
 });
+
+describe('wordKey on ASCII', () => {
+  it('equals NFKC, upper then lower case for every printable ASCII word', () => {
+    const reference = (raw: string) => raw.normalize('NFKC').toUpperCase().toLowerCase();
+    const words = ['the', 'The', 'THE', 'McDonald', "don't", 'e.g', 'U.S', 'A1b2_C3', 'x', 'Ii'];
+    for (let c = 32; c < 127; c++) words.push(String.fromCharCode(c), `a${String.fromCharCode(c)}Z`);
+    for (const word of words) expect(wordKey(word), word).toBe(reference(word));
+  });
+});
