@@ -23,19 +23,24 @@ export function findMovedRuns(
     }
     let sentinel = idLimit;
     const left = (ids: Int32Array, matched: Uint8Array): { ids: Int32Array; origin: Int32Array } => {
-      const out: number[] = [];
-      const origin: number[] = [];
+      let count = 0;
+      for (let i = 0; i < ids.length; i++) {
+        if (matched[i] === 0) count += i + 1 === ids.length || matched[i + 1] === 1 ? 2 : 1;
+      }
+      const out = new Int32Array(count);
+      const origin = new Int32Array(count);
+      let k = 0;
       for (let i = 0; i < ids.length; i++) {
         if (matched[i] === 0) {
-          out.push(ids[i]!);
-          origin.push(i);
+          out[k] = ids[i]!;
+          origin[k++] = i;
           if (i + 1 === ids.length || matched[i + 1] === 1) {
-            out.push(sentinel++);
-            origin.push(-1);
+            out[k] = sentinel++;
+            origin[k++] = -1;
           }
         }
       }
-      return { ids: Int32Array.from(out), origin: Int32Array.from(origin) };
+      return { ids: out, origin };
     };
     const restA = left(a, matchedA);
     const restB = left(b, matchedB);
