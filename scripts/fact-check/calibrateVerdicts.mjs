@@ -1,16 +1,21 @@
 // Fits the verdict calibration of @content-analysis/fact-check (models/verdict-calibration.json): for each entailment
 // model (1.x, 2.0), a multinomial logistic regression from the claim-level features of its relevant passages
-// (verdictFeatures: entailment probabilities, vote, overlap, the claim resolver's conflicts) to SUPPORTED / REFUTED /
-// NOT_ENOUGH_EVIDENCE / PARTIALLY_SUPPORTED, on the calibration parts of claimSets.mjs ONLY: the CLIMATE-FEVER dev
-// split (156 claims) and the calibration half of the FEVER test-split claims (gold evidence and NEI passages).
-// evaluate.mjs reports the other parts. Each domain weighs the same in the fit (climate claims are up-weighted), L2
-// 1e-2, full-batch gradient descent from zeros (deterministic). The verdict's minimum probability, the class weights of the
-// decision and whether unstated comparison / cause words block SUPPORTED are then chosen on the same calibration
-// data, by the mean of the two sets' macro F1.
-// Run: node scripts/fact-check/calibrateVerdicts.mjs  (after tsc -b packages/fact-check; a few minutes)
+// (verdictFeatures: entailment probabilities and how the passages agree, the overlap-weighted vote, overlap and wording,
+// the claim resolver's conflicts) to SUPPORTED / REFUTED / NOT_ENOUGH_EVIDENCE / PARTIALLY_SUPPORTED, on the
+// calibration parts of claimSets.mjs ONLY: the CLIMATE-FEVER dev split (156 claims) and the calibration half of the
+// FEVER test-split claims (gold evidence and NEI passages). evaluate.mjs reports the other parts.
+// Each domain weighs the same in the fit (climate claims are up-weighted); full-batch gradient descent with momentum
+// from zeros (deterministic). Since 2.2.0 (issue 34):
+// - the L2 strength is chosen by 5-fold cross-validation on the calibration data (folds by a hash of the claim, so
+//   the FEVER items of one claim stay together): the lowest out-of-fold log loss, the mean of the two domains;
+// - the decision (minimum probability, class weights, whether unstated comparison / cause words block SUPPORTED) is
+//   chosen on the OUT-OF-FOLD probabilities of that strength (by the mean of the two sets' macro F1), not on the
+//   probabilities of a model that has seen the same claims;
+// - FACT_CHECK_COMPARE=1 also cross-validates the 14 features of 2.1.0 and prints them beside (not shipped).
+// Run: node scripts/fact-check/calibrateVerdicts.mjs  (after tsc -b packages/fact-check; about 10 minutes on the shared machine)
 process.env.DOTENV_CONFIG_QUIET = 'true';
 import { writeFileSync } from 'node:fs';
-import { requireFactcheckRoot } from '../../packages/fact-check/training/datasets.mjs';
+import { hash, requireFactcheckRoot } from '../../packages/fact-check/training/datasets.mjs';
 import { claimSets, scoreItems, SET_LABELS, verdictLabel } from './claimSets.mjs';
 import { scores } from './verdictScores.mjs';
 
@@ -20,32 +25,49 @@ const vectors = fc.loadWordVectors();
 const sets = claimSets(root, 'calibration');
 const CLASS = { SUPPORTS: 0, REFUTES: 1, NOT_ENOUGH_INFO: 2, DISPUTED: 3 };
 const K = 4;
-const F = fc.VERDICT_FEATURES.length;
+const FOLDS = 5;
+const LAMBDAS = [0.003, 0.01, 0.03, 0.1, 0.3];
 const fmt = (x) => x.toFixed(3);
 
 /** Multinomial logistic regression, full-batch gradient descent with momentum on standardised features. */
-function fit(rows, weights, lambda = 1e-2, steps = 3000, rate = 0.5) {
-  const n = rows.length;
-  const mean = Array.from({ length: F }, (_, j) => rows.reduce((s, r, i) => s + weights[i] * r.x[j], 0) / weights.reduce((a, b) => a + b, 0));
-  const scale = Array.from({ length: F }, (_, j) => Math.sqrt(rows.reduce((s, r, i) => s + weights[i] * (r.x[j] - mean[j]) ** 2, 0) / weights.reduce((a, b) => a + b, 0)) || 1);
-  const xs = rows.map((r) => r.x.map((v, j) => (v - mean[j]) / scale[j]));
+function fit(X, y, w, lambda, steps = 3000, rate = 0.5) {
+  const n = X.length;
+  const F = X[0].length;
+  const total = w.reduce((a, b) => a + b, 0);
+  const mean = new Float64Array(F);
+  const scale = new Float64Array(F);
+  for (let j = 0; j < F; j++) {
+    let s = 0;
+    for (let i = 0; i < n; i++) s += w[i] * X[i][j];
+    mean[j] = s / total;
+    let v = 0;
+    for (let i = 0; i < n; i++) v += w[i] * (X[i][j] - mean[j]) ** 2;
+    scale[j] = Math.sqrt(v / total) || 1;
+  }
+  const xs = X.map((r) => Float64Array.from(r, (v, j) => (v - mean[j]) / scale[j]));
   const W = Array.from({ length: K }, () => new Float64Array(F));
   const b = new Float64Array(K);
   const vW = Array.from({ length: K }, () => new Float64Array(F));
   const vb = new Float64Array(K);
-  const total = weights.reduce((a, c) => a + c, 0);
+  const logits = new Float64Array(K);
   for (let step = 0; step < steps; step++) {
     const gW = Array.from({ length: K }, () => new Float64Array(F));
     const gb = new Float64Array(K);
     for (let i = 0; i < n; i++) {
-      const logits = W.map((row, k) => row.reduce((s, w, j) => s + w * xs[i][j], b[k]));
-      const top = Math.max(...logits);
-      const e = logits.map((l) => Math.exp(l - top));
-      const z = e.reduce((a, c) => a + c, 0);
+      const x = xs[i];
+      let top = -Infinity;
       for (let k = 0; k < K; k++) {
-        const g = weights[i] * (e[k] / z - (rows[i].y === k ? 1 : 0));
+        let s = b[k];
+        for (let j = 0; j < F; j++) s += W[k][j] * x[j];
+        logits[k] = s;
+        if (s > top) top = s;
+      }
+      let z = 0;
+      for (let k = 0; k < K; k++) z += (logits[k] = Math.exp(logits[k] - top));
+      for (let k = 0; k < K; k++) {
+        const g = w[i] * (logits[k] / z - (y[i] === k ? 1 : 0));
         gb[k] += g;
-        for (let j = 0; j < F; j++) gW[k][j] += g * xs[i][j];
+        for (let j = 0; j < F; j++) gW[k][j] += g * x[j];
       }
     }
     for (let k = 0; k < K; k++) {
@@ -57,7 +79,8 @@ function fit(rows, weights, lambda = 1e-2, steps = 3000, rate = 0.5) {
       }
     }
   }
-  return { mean, scale, weights: W.map((row) => [...row].map((v) => Math.round(v * 1e6) / 1e6)), bias: [...b].map((v) => Math.round(v * 1e6) / 1e6) };
+  const round = (v) => Math.round(v * 1e6) / 1e6;
+  return { mean: [...mean], scale: [...scale], weights: W.map((row) => [...row].map(round)), bias: [...b].map(round) };
 }
 
 /** Expected calibration error of the top class over 10 equal-width bins. */
@@ -73,34 +96,29 @@ function ece(probabilities, gold) {
   return bins.reduce((s, bin) => s + Math.abs(bin.conf - bin.hit), 0) / probabilities.length;
 }
 
-const models = {};
-for (const version of ['1.x', '2.0']) {
-  const scored = {};
-  for (const [name, items] of Object.entries(sets)) scored[name] = await scoreItems(fc, items, version, vectors);
-  const rows = [];
-  const weights = [];
-  const evidenced = Object.fromEntries(Object.entries(scored).map(([name, s]) => [name, s.filter((r) => r.judged.length > 0)]));
-  for (const [name, list] of Object.entries(evidenced)) {
-    const domainWeight = 1 / list.length;
-    for (const r of list) {
-      rows.push({ x: [...fc.verdictFeatures(r.judged)], y: CLASS[r.label] });
-      weights.push(domainWeight * 1000);
-    }
+/** Out-of-fold probabilities of every row with evidence, and the mean (over domains) out-of-fold log loss. */
+function crossValidate(rows, lambda, featureCount) {
+  const probabilities = new Map();
+  for (let fold = 0; fold < FOLDS; fold++) {
+    const train = rows.filter((r) => r.fold !== fold);
+    const model = fit(train.map((r) => r.x.slice(0, featureCount)), train.map((r) => r.y), train.map((r) => r.w), lambda, 1500);
+    for (const r of rows.filter((row) => row.fold === fold)) probabilities.set(r, fc.calibratedProbabilities(r.x.slice(0, featureCount), model));
   }
-  const calibration = { features: [...fc.VERDICT_FEATURES], ...fit(rows, weights), minProbability: 0.5, decisionWeights: [1, 1, 1, 1], blockUnstated: true };
-  const probabilities = rows.map((r) => fc.calibratedProbabilities(r.x, calibration));
-  const calibrationError = ece(probabilities, rows.map((r) => r.y));
-  // The decision: the minimum probability, the class weights (REFUTED, NOT_ENOUGH_EVIDENCE and PARTIALLY_SUPPORTED
-  // against SUPPORTED at 1) and whether unstated comparison / cause words block SUPPORTED, by the mean macro F1 of the
-  // calibration sets; ties keep the smaller change from (0.5, 1, 1, 1, blocking).
-  const prepared = Object.entries(scored).map(([name, list]) => ({
-    name,
-    rows: list.map((r) => {
-      if (r.judged.length === 0) return { label: r.label };
-      const support = r.judged.reduce((b, s, i) => (s.p[0] > r.judged[b].p[0] ? i : b), 0);
-      return { label: r.label, p: fc.calibratedProbabilities(fc.verdictFeatures(r.judged), calibration), conflicts: fc.passageConflicts(r.judged[support].alignment, r.judged[support].overlap) };
-    }),
-  }));
+  const loss = {};
+  for (const r of rows) {
+    loss[r.set] ??= { sum: 0, n: 0 };
+    loss[r.set].sum -= Math.log(Math.max(1e-9, probabilities.get(r)[r.y]));
+    loss[r.set].n++;
+  }
+  const perSet = Object.fromEntries(Object.entries(loss).map(([name, l]) => [name, l.sum / l.n]));
+  return { probabilities, perSet, logLoss: Object.values(perSet).reduce((a, b) => a + b, 0) / Object.keys(perSet).length };
+}
+
+/**
+ * The decision settings with the best mean macro F1 of the calibration sets, given each row's probabilities (rows
+ * without evidence are NOT_ENOUGH_EVIDENCE); ties keep the smaller change from (0.5, 1, 1, 1, blocking).
+ */
+function chooseDecision(items, probabilityOf) {
   let best;
   const grid = [0.75, 1, 1.25, 1.5, 2];
   for (const blockUnstated of [true, false]) {
@@ -109,8 +127,8 @@ for (const version of ['1.x', '2.0']) {
         for (const wN of grid) {
           for (const wD of [1, 1.5, 2, 2.5, 3]) {
             const candidate = { minProbability: min, decisionWeights: [1, wR, wN, wD], blockUnstated };
-            const perSet = prepared.map(({ name, rows: list }) => {
-              const pairs = list.map((r) => [r.label, verdictLabel(r.p ? fc.chooseVerdict(r.p, r.conflicts, candidate).verdict : 'NOT_ENOUGH_EVIDENCE', name)]);
+            const perSet = Object.keys(sets).map((name) => {
+              const pairs = items.filter((r) => r.set === name).map((r) => [r.label, verdictLabel(r.x ? fc.chooseVerdict(probabilityOf(r), r.conflicts, candidate).verdict : 'NOT_ENOUGH_EVIDENCE', name)]);
               return { name, ...scores(pairs, SET_LABELS[name]) };
             });
             const objective = perSet.reduce((s, r) => s + r.macroF1, 0) / perSet.length;
@@ -122,16 +140,77 @@ for (const version of ['1.x', '2.0']) {
         }
       }
     }
-    const bestHere = best;
-    console.log(`  ${version} best so far (blocking unstated words ${blockUnstated}): min ${bestHere.min}, weights ${bestHere.weights.join(' / ')}, blocking ${bestHere.blockUnstated}, mean macro F1 ${fmt(bestHere.objective)}`);
   }
-  console.log(`  ${version}: ${best.perSet.map((r) => `${r.name} accuracy ${fmt(r.accuracy)} macro F1 ${fmt(r.macroF1)}`).join('; ')}`);
-  calibration.minProbability = best.min;
-  calibration.decisionWeights = best.weights;
-  calibration.blockUnstated = best.blockUnstated;
-  models[version] = { ...calibration, fittedOn: Object.fromEntries(Object.entries(evidenced).map(([n, l]) => [n, l.length])), calibrationEce: Math.round(calibrationError * 1000) / 1000 };
-  console.log(`${version}: chose minProbability ${best.min}, decision weights ${best.weights.join(' / ')}, blocking unstated words ${best.blockUnstated} (mean macro F1 ${fmt(best.objective)} on the calibration parts); ECE of the top class on the fit ${fmt(calibrationError)}; rows ${JSON.stringify(models[version].fittedOn)}`);
+  return best;
 }
+
+const describe = (d) => `min ${d.min}, weights ${d.weights.join(' / ')}, blocking ${d.blockUnstated}: mean macro F1 ${fmt(d.objective)} (${d.perSet.map((r) => `${r.name} accuracy ${fmt(r.accuracy)} macro F1 ${fmt(r.macroF1)}`).join('; ')})`;
+
+const models = {};
+for (const version of ['1.x', '2.0']) {
+  const items = [];
+  for (const [name, list] of Object.entries(sets)) {
+    const scored = await scoreItems(fc, list, version, vectors);
+    const evidenced = scored.filter((r) => r.judged.length > 0).length;
+    scored.forEach((r, i) => {
+      const fold = hash(`verdict-cv:${list[i].claim}`) % FOLDS;
+      if (r.judged.length === 0) {
+        items.push({ set: name, label: r.label, fold });
+        return;
+      }
+      const support = r.judged.reduce((b, s, j) => (s.p[0] > r.judged[b].p[0] ? j : b), 0);
+      items.push({
+        set: name, label: r.label, fold, y: CLASS[r.label], w: 1000 / evidenced, x: [...fc.verdictFeatures(r.judged)],
+        conflicts: fc.passageConflicts(r.judged[support].alignment, r.judged[support].overlap),
+      });
+    });
+  }
+  const rows = items.filter((r) => r.x);
+  const F = fc.VERDICT_FEATURES.length;
+  const featureSets = process.env.FACT_CHECK_COMPARE === '1' ? [14, F] : [F];
+  let chosen;
+  for (const featureCount of featureSets) {
+    let bestHere;
+    for (const lambda of LAMBDAS) {
+      const cv = crossValidate(rows, lambda, featureCount);
+      console.log(`  ${version}, ${featureCount} features, L2 ${lambda}: out-of-fold log loss ${fmt(cv.logLoss)} (${Object.entries(cv.perSet).map(([n, l]) => `${n} ${fmt(l)}`).join(', ')})`);
+      if (!bestHere || cv.logLoss < bestHere.logLoss - 1e-9) bestHere = { ...cv, lambda };
+    }
+    const decision = chooseDecision(items, (r) => bestHere.probabilities.get(r));
+    console.log(`  ${version}, ${featureCount} features: L2 ${bestHere.lambda}; decision on the out-of-fold probabilities: ${describe(decision)}`);
+    if (featureCount === F) chosen = { ...bestHere, decision };
+  }
+  const model = fit(rows.map((r) => r.x), rows.map((r) => r.y), rows.map((r) => r.w), chosen.lambda);
+  const { decision } = chosen;
+  const calibration = {
+    features: [...fc.VERDICT_FEATURES], ...model, minProbability: decision.min, decisionWeights: decision.weights, blockUnstated: decision.blockUnstated,
+  };
+  const fitted = rows.map((r) => fc.calibratedProbabilities(r.x, calibration));
+  const outOfFold = rows.map((r) => chosen.probabilities.get(r));
+  const inSample = new Map(rows.map((r, i) => [r, fitted[i]]));
+  console.log(`  ${version}, the shipped model with that decision, on the claims it was fitted on (optimistic): ${describe({ ...decision, ...chooseDecisionAt(items, (r) => inSample.get(r), decision) })}`);
+  models[version] = {
+    ...calibration,
+    l2: chosen.lambda,
+    fittedOn: Object.fromEntries(Object.keys(sets).map((n) => [n, rows.filter((r) => r.set === n).length])),
+    calibrationEce: Math.round(ece(fitted, rows.map((r) => r.y)) * 1000) / 1000,
+    crossValidatedEce: Math.round(ece(outOfFold, rows.map((r) => r.y)) * 1000) / 1000,
+    crossValidatedLogLoss: Object.fromEntries(Object.entries(chosen.perSet).map(([n, l]) => [n, Math.round(l * 1000) / 1000])),
+    crossValidatedMacroF1: Object.fromEntries(decision.perSet.map((r) => [r.name, Math.round(r.macroF1 * 1000) / 1000])),
+  };
+  console.log(`${version}: L2 ${chosen.lambda}, minProbability ${decision.min}, decision weights ${decision.weights.join(' / ')}, blocking unstated words ${decision.blockUnstated}; cross-validated mean macro F1 ${fmt(decision.objective)}; ECE of the top class: out of fold ${fmt(models[version].crossValidatedEce)}, on the fit ${fmt(models[version].calibrationEce)}; rows ${JSON.stringify(models[version].fittedOn)}`);
+}
+
+/** The scores of one fixed decision (for the in-sample line). */
+function chooseDecisionAt(items, probabilityOf, d) {
+  const candidate = { minProbability: d.min, decisionWeights: d.weights, blockUnstated: d.blockUnstated };
+  const perSet = Object.keys(sets).map((name) => ({
+    name,
+    ...scores(items.filter((r) => r.set === name).map((r) => [r.label, verdictLabel(r.x ? fc.chooseVerdict(probabilityOf(r), r.conflicts, candidate).verdict : 'NOT_ENOUGH_EVIDENCE', name)]), SET_LABELS[name]),
+  }));
+  return { perSet, objective: perSet.reduce((s, r) => s + r.macroF1, 0) / perSet.length };
+}
+
 const out = new URL('../../packages/fact-check/models/verdict-calibration.json', import.meta.url);
-writeFileSync(out, `${JSON.stringify({ version: '1.0.0', classes: [...fc.CALIBRATED_CLASSES], models }, null, 1)}\n`);
+writeFileSync(out, `${JSON.stringify({ version: '1.1.0', classes: [...fc.CALIBRATED_CLASSES], models }, null, 1)}\n`);
 console.log(`wrote ${out.pathname}`);

@@ -87,7 +87,7 @@ for (const [name, items] of Object.entries(sets)) {
     });
     const n = bins.reduce((s, b) => s + b.n, 0);
     const ece = bins.reduce((s, b) => s + Math.abs(b.conf - b.hit), 0) / Math.max(1, n);
-    console.log(`    calibration on the ${n} claims with evidence: ECE ${fmt(ece)} (top-class probability vs hit rate, 10 bins); SUPPORTED turned down by a resolver conflict: ${blocked}`);
+    console.log(`    calibration on the ${n} claims with evidence: ECE ${fmt(ece)} (top-class probability vs hit rate, 10 bins); verdicts decided by a resolver conflict (SUPPORTED turned down, or REFUTED under the minimum kept): ${blocked}`);
   }
 }
 

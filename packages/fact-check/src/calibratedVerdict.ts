@@ -60,6 +60,12 @@ export const VERDICT_FEATURES = [
   'maxEntailment', 'maxContradiction', 'meanNeutral', 'vote', 'passageCount', 'maxOverlap', 'supportConflict',
   'cleanMaxEntailment', 'onTopicConflict', 'bestOverlapEntailment', 'bestOverlapContradiction', 'mixedStance',
   'claimHedged', 'supportNameConflict',
+  // 2.2.0: how the passages agree (top-2 means, counts of passages that take a side, both sides at once), the
+  // overlap-weighted stance, the wording of the best-supporting passage and how many passages conflict.
+  'secondEntailment', 'secondContradiction', 'meanEntailment', 'meanContradiction', 'supportingShare',
+  'contradictingShare', 'bothSides', 'weightedEntailment', 'weightedContradiction', 'minMargin',
+  'supportBigramOverlap', 'supportSimilarity', 'supportUnaligned', 'supportQuantifierOrSpecific', 'conflictShare',
+  'evidenceHedged',
 ] as const;
 
 /** Index of the passage with the highest `value`. */
@@ -86,6 +92,21 @@ export function verdictFeatures(passages: readonly CalibrationPassage[]): Float6
     weight += w;
   }
   const clean = passages.filter((_, i) => !hasConflict(conflicts[i]!)).map((s) => s.p[0]);
+  const n = passages.length;
+  const second = (values: number[]): number => (values.length > 1 ? [...values].sort((a, b) => b - a)[1]! : 0);
+  const entail = passages.map((s) => s.p[0]);
+  const contra = passages.map((s) => s.p[2]);
+  const supporting = entail.filter((p, i) => p >= 0.5 && p > contra[i]!).length;
+  const contradicting = contra.filter((p, i) => p >= 0.5 && p > entail[i]!).length;
+  let overlapSum = 0;
+  let weightedE = 0;
+  let weightedC = 0;
+  for (const s of passages) {
+    overlapSum += s.overlap;
+    weightedE += s.overlap * s.p[0];
+    weightedC += s.overlap * s.p[2];
+  }
+  const best = passages[support]!.alignment;
   return Float64Array.from([
     maxE,
     maxC,
@@ -101,6 +122,22 @@ export function verdictFeatures(passages: readonly CalibrationPassage[]): Float6
     maxE * maxC,
     passages[0]!.alignment.claimHedged ? 1 : 0,
     conflicts[support]!.names.length > 0 ? 1 : 0,
+    second(entail),
+    second(contra),
+    entail.reduce((a, b) => a + b, 0) / n,
+    contra.reduce((a, b) => a + b, 0) / n,
+    supporting / n,
+    contradicting / n,
+    supporting > 0 && contradicting > 0 ? 1 : 0,
+    weightedE / Math.max(overlapSum, 1e-6),
+    weightedC / Math.max(overlapSum, 1e-6),
+    Math.min(...passages.map((s) => s.p[0] - s.p[2])),
+    best.bigramOverlap,
+    best.sentenceSimilarity,
+    best.unalignedWords.length / Math.max(1, best.claimWords.length),
+    best.quantifierMismatch || best.specialisedWords.length > 0 ? 1 : 0,
+    conflicts.filter((c) => hasHardConflict(c)).length / n,
+    passages.some((s) => s.alignment.evidenceHedged) ? 1 : 0,
   ]);
 }
 
@@ -167,7 +204,11 @@ export interface CalibratedDecision {
   decisive: number;
   /** Its conflicts; when they are set, the claim was not allowed to be SUPPORTED. */
   conflicts: PassageConflicts;
-  /** Whether a conflict of the supporting passage turned a SUPPORTED into REFUTED or NOT_ENOUGH_EVIDENCE. */
+  /**
+   * Whether a conflict of the supporting passage decided: a SUPPORTED turned into REFUTED or NOT_ENOUGH_EVIDENCE, or
+   * (since 2.2.0) a REFUTED under the minimum probability kept because the passage states another year, figure,
+   * negation or opposite.
+   */
   blocked: boolean;
   /**
    * 0..100: the calibrated chance that the claim is accurate, P(SUPPORTED) + P(PARTIALLY_SUPPORTED) / 2 (when a
@@ -221,6 +262,12 @@ export function chooseVerdict(
     const sided = pS + pR >= min && hasHardConflict(supportConflicts);
     return { verdict: sided ? 'REFUTED' : 'NOT_ENOUGH_EVIDENCE', blocked: true };
   }
-  if (wR * pR === top) return { verdict: pR >= min ? 'REFUTED' : 'NOT_ENOUGH_EVIDENCE', blocked: false };
+  if (wR * pR === top) {
+    if (pR >= min) return { verdict: 'REFUTED', blocked: false };
+    // Under the minimum, a year, figure, negation or opposite that the supporting passage states otherwise refutes
+    // when the evidence takes a side (the same rule as a turned-down SUPPORTED).
+    const sided = pS + pR >= min && hasHardConflict(supportConflicts);
+    return { verdict: sided ? 'REFUTED' : 'NOT_ENOUGH_EVIDENCE', blocked: sided };
+  }
   return { verdict: pD >= min ? 'PARTIALLY_SUPPORTED' : 'NOT_ENOUGH_EVIDENCE', blocked: false };
 }
