@@ -14,19 +14,25 @@
 // measure on this one (a profile made on someone else's writing).
 // AI texts of fastdetectgpt, m4 and hc3 may be in 2.0.0's training corpus (its TPR there flatters it); the FPR
 // guarantee does not depend on that.
+// --corpus: the human domains of the test split of the training corpus instead (packages/classifiers/training/out/
+// corpus/rows.jsonl; no step of training or calibration read it), with the AI texts of the same domains.
+// --version V: the detector version (default: the default version).
 // Usage: node_modules/.bin/tsc -b packages/classifiers && node scripts/ai-text/calibration.mjs [--splits 200]
+//        [--corpus] [--version 3.0.0]
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   aiTextCalibrationScorer, calibrateThresholds, clopperPearsonUpper, createAiTextDetector, DEFAULT_PROFILE_BUCKETS,
   HUMAN_SCORE_THRESHOLD, humanScore, minimumSample, parseCalibrationProfile, PROFILE_METHOD, profileWindowChars,
 } from '../../packages/classifiers/dist/index.js';
 import { datasetsRoot, loadRows } from '../../packages/classifiers/training/datasets.mjs';
-import { modelDir } from '../../packages/classifiers/training/paths.mjs';
+import { corpusRows, modelDir, OUT_DIR } from '../../packages/classifiers/training/paths.mjs';
 
 const args = process.argv.slice(2);
 const splits = Number(args[args.indexOf('--splits') + 1] || 200) || 200;
+const useCorpus = args.includes('--corpus');
+const version = args.includes('--version') ? args[args.indexOf('--version') + 1] : undefined;
 const TARGETS = [0.01, 0.05, 0.1];
 const CONFIDENCE = 0.95;
 const root = datasetsRoot();
@@ -35,7 +41,7 @@ if (root === undefined) {
   process.exit(0);
 }
 
-const DOMAINS = {
+let DOMAINS = {
   'news (xsum)': (r) => r.dataset === 'fastdetectgpt_open_models' && r.domain === 'xsum',
   'stories (writing prompts)': (r) => r.dataset === 'fastdetectgpt_open_models' && r.domain === 'writing',
   'SQuAD answers (Wikipedia)': (r) => r.dataset === 'fastdetectgpt_open_models' && r.domain === 'squad',
@@ -47,10 +53,23 @@ const DOMAINS = {
   'm4 Reddit ELI5': (r) => r.dataset === 'm4_llama2' && r.domain === 'reddit',
 };
 
-const rows = loadRows(root).filter((r) => r.language === 'en' && r.text.length >= 300 && r.text.length <= 150_000);
+let rows;
+if (useCorpus) {
+  if (!existsSync(`${OUT_DIR}/corpus/rows.jsonl`)) {
+    console.log('SKIPPED: training/out/corpus/rows.jsonl not found (build it with training/corpus/build_corpus.py)');
+    process.exit(0);
+  }
+  rows = [];
+  for await (const r of corpusRows()) if (r.split === 'test') rows.push({ ...r, language: 'en' });
+  const humanDomains = [...new Set(rows.filter((r) => r.label === 0).map((r) => r.domain))].sort();
+  DOMAINS = Object.fromEntries(humanDomains.map((d) => [d, (r) => r.domain === d]));
+} else {
+  rows = loadRows(root);
+}
+rows = rows.filter((r) => r.language === 'en' && r.text.length >= 300 && r.text.length <= 150_000);
 // The calibration's own scorer: it leaves out what the detector would refuse (length, a language other than English).
-const scorer = await aiTextCalibrationScorer();
-const detector = await createAiTextDetector();
+const scorer = await aiTextCalibrationScorer({ version });
+const detector = await createAiTextDetector({ version });
 const windows = profileWindowChars();
 const data = {};
 for (const [name, match] of Object.entries(DOMAINS)) {
@@ -152,6 +171,7 @@ for (const target of TARGETS) {
   for (const line of lines) console.log(line);
   console.log('profile made on every other domain, measured on this one (someone else\'s human writing):');
   for (const [name, { human, ai }] of Object.entries(data)) {
+    if (useCorpus && human.length < 50) continue;
     console.log(await row(`  ${name}`, all.filter((t) => !human.includes(t)), human, ai, target));
   }
 }

@@ -11,6 +11,7 @@ same bytes for the same inputs, packages/classifiers/training/out/corpus/{rows.j
 See README.md next to this file for the label semantics and the cleaning applied.
 """
 import collections
+import csv
 import hashlib
 import io
 import json
@@ -46,6 +47,10 @@ REPOS = {
     'imbd': ('Jiaqi-Chen-00/ImBD', 'ef0ad54b84989c7a5ef7d119dd40d93ce0675db4', 'Apache-2.0'),
     'seqxgpt': ('Jihuai-wpy/SeqXGPT', 'da2f264160c12a95c9573c4820fefaa75a68a0f9', 'Apache-2.0'),
     'nltk': ('nltk/nltk_data', '5db857e6f7df11eabb5e5665836db9ec8df07e28', 'per corpus'),
+    'hc3': ('nguyendinhthienloc/SC203', 'ad35f62a7b71d0d5f46cd16b89b49274d11287da',
+            'CC BY-SA 4.0 (HC3, Guo et al. 2023, dataset card; where a source set is stricter its terms apply: '
+            'medicine from MedDialog (research use), open_qa from WikiQA, wiki_csai from Wikipedia (CC BY-SA)); '
+            'the copy in SC203 has no licence file of its own'),
 }
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -627,6 +632,50 @@ def load_seqxgpt():
 
 
 # ----------------------------------------------------------------------------------------------------------------
+# 5b. HC3 (Human ChatGPT Comparison Corpus, English): question answering
+
+HC3_FILES = {'medicine': 'medicine-qa', 'open_qa': 'open-qa', 'wiki_csai': 'wiki-csai'}
+
+
+def load_hc3():
+    """HC3's medicine, open_qa and wiki_csai answers, from the CSV copies in nguyendinhthienloc/SC203 (its
+    convert_all_hc3.py: per HC3 line, the human answers then the ChatGPT answers of >= 50 words, numbered in file
+    order; the question itself is not kept). finance and reddit_eli5 copies are over the 4 MiB mirror limit."""
+    m = Mirror('hc3')
+    info = src_info('hc3', *REPOS['hc3'])
+    if not m.ok:
+        info['notes'].append('mirror absent: skipped')
+        return
+    note('hc3', 'Answers to questions: human answers (medicine: doctors on HealthCareMagic via MedDialog; open_qa: '
+                'WikiQA Wikipedia sentences; wiki_csai: the Wikipedia paragraph on the topic) and ChatGPT '
+                '(gpt-3.5, Dec 2022) answers to the same question. The copy drops the question, so a question is '
+                'recovered from the row order (a human row after a ChatGPT row opens the next question); rows of one '
+                'question share a group (an answer-only question merges into its neighbour: groups only get larger).')
+    cl = [('detokenise', detok)]
+    for name, domain in HC3_FILES.items():
+        p = f'data/raw/hc3_{name}_full.csv'
+        if not m.present(p):
+            drop('hc3', f'file absent in mirror: {p}')
+            continue
+        info['paths'].append(p)
+        reader = csv.reader(io.StringIO(m.read(p).decode('utf-8'), newline=''))
+        header = next(reader)
+        assert header == ['id', 'text', 'label'], header
+        question, last = 0, None
+        for row_id, text, label in reader:
+            label = int(label)
+            if label == 0 and last == 1:
+                question += 1
+            last = label
+            g = f'hc3:{name}:{question}'
+            if label == 0:
+                add('hc3', 'hc3', f'{name}:{row_id}', p, text, 0, None, 'human', domain, 'human', g, cleaners=cl)
+            else:
+                add('hc3', 'hc3', f'{name}:{row_id}', p, text, 1, 'chatgpt (gpt-3.5, HC3)', 'gpt-3.5', domain,
+                    'answer', g, cleaners=cl)
+
+
+# ----------------------------------------------------------------------------------------------------------------
 # 6. shared aitext/ sets (port of packages/classifiers/training/datasets.mjs)
 
 def read_jsonl(path):
@@ -1010,6 +1059,7 @@ def main():
     load_outfox()
     load_imbd()
     load_seqxgpt()
+    load_hc3()
     load_aitext()
     load_nltk()
     # vocabulary for repairing DetectRL's glued arXiv words: counted on everything loaded so far (DetectRL excluded)
