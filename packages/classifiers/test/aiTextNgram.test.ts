@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   AI_TEXT_MODEL_ID, canonicalSentences, createAiTextDetector, DEFAULT_AI_TEXT_VERSION, detectAiText, float16ToFloat32,
   LATEST_AI_TEXT_VERSION, loadModel, loadNgramTable, ModelRegistry, NGRAM_CHAR_ORDERS, NGRAM_HASH_BITS, ngramPrefix,
-  ngramRangeMeans, ngramSlots, normalizeText, resolveAiTextVersion,
+  ngramRangeMeans, ngramSlots, normalizeText, parseCalibrationProfile, resolveAiTextVersion,
 } from '../src/index.js';
 import type { NgramCard } from '../src/index.js';
 import { longText, PROSE } from './helpers.js';
@@ -81,7 +81,8 @@ describe('hashed n-gram profile', () => {
   });
 });
 
-describe('AI-text detector 2.0.0', () => {
+// 3.0.0 is the same n-gram model retrained (question answering added, domain-weighted) with a calibration profile.
+describe.each(['2.0.0', '3.0.0'])('AI-text detector %s', (VERSION) => {
   it('gives the output recorded in its model card for the fixed input', async () => {
     const model = await loadModel(AI_TEXT_MODEL_ID, { version: VERSION });
     const card = (model.card as unknown as { ngram: NgramCard }).ngram;
@@ -110,8 +111,8 @@ describe('AI-text detector 2.0.0', () => {
 
 });
 
-// The detector-level contract of every 2.x version (2.1.0 adds the token encoder: test/aiTextStacked.test.ts).
-describe.each(['2.0.0', '2.1.0'])('AI-text detector %s', (VERSION) => {
+// The detector-level contract of every 2.x and 3.x version (2.1.0 adds the token encoder: test/aiTextStacked.test.ts).
+describe.each(['2.0.0', '2.1.0', '3.0.0'])('AI-text detector %s', (VERSION) => {
   it('returns the API fields, with sentence scores in input order', async () => {
     const result = await detectAiText(PROSE, { sentences: true, version: VERSION });
     expect(result.version).toBe(VERSION);
@@ -141,6 +142,19 @@ describe.each(['2.0.0', '2.1.0'])('AI-text detector %s', (VERSION) => {
     for (const s of long.sentences!) expect(Number.isFinite(s.score)).toBe(true);
   });
 
+});
+
+describe('AI-text detector 3.0.0 calibration', () => {
+  it('is a deployment calibration profile made for 3.0.0, and scores as that profile does', async () => {
+    const model = await loadModel(AI_TEXT_MODEL_ID, { version: '3.0.0' });
+    const profile = parseCalibrationProfile(model.card.calibration, '3.0.0 card calibration');
+    expect(profile.detector).toMatchObject({ model: AI_TEXT_MODEL_ID, version: '3.0.0' });
+    expect(profile.target_fpr).toBeLessThanOrEqual(0.01);
+    for (const b of profile.buckets) expect(b.fpr_bound).toBeLessThanOrEqual(b.meets_target ? profile.target_fpr : 1);
+    const shipped = await detectAiText(PROSE, { sentences: false, version: '3.0.0' });
+    const withProfile = await detectAiText(PROSE, { sentences: false, version: '3.0.0', calibration: profile });
+    expect(withProfile.score).toBeCloseTo(shipped.score, 9);
+  });
 });
 
 describe('the default AI-text detector', () => {
