@@ -17,7 +17,7 @@ const here = dirname(fileURLToPath(import.meta.url));
  * version's in packages/models-extra/models/ (@content-analysis/models-extra).
  */
 export function modelDir(kind, version) {
-  const kept = { 'ai-text': ['2.0.0', '3.0.0'], 'ai-image': ['9'] }[kind];
+  const kept = { 'ai-text': ['2.0.0'], 'ai-image': ['9'] }[kind];
   return resolve(here, '..', '..', kept.includes(version) ? 'classifiers' : 'models-extra', 'models', kind, version);
 }
 /** Folder of the AI-text model. */

@@ -30,7 +30,9 @@ OUT = os.path.join(HERE, '..', 'out', 'v2')
 # AI_TEXT_VERSION (default 2.0.0) names the model folder and the card; 3.0.0 was trained by this script on the corpus
 # with HC3's question answering added (its held-out tables go to out/v3/heldout.json, with 2.0.0 beside).
 VERSION = os.environ.get('AI_TEXT_VERSION', '2.0.0')
-MODEL_DIR = os.path.join(HERE, '..', '..', 'models', 'ai-text', VERSION)
+# 2.0.0 ships in this package; 3.0.0 (not the default) in @content-analysis/models-extra (training/paths.mjs modelDir).
+MODEL_DIR = (os.path.join(HERE, '..', '..', 'models', 'ai-text', VERSION) if VERSION == '2.0.0' else
+             os.path.join(HERE, '..', '..', '..', 'models-extra', 'models', 'ai-text', VERSION))
 HELDOUT_DIR = os.environ.get('AI_TEXT_HELDOUT_DIR') or os.path.join(
     HERE, '..', 'out', 'v2' if VERSION == '2.0.0' else 'v' + VERSION.split('.')[0])
 HASH_BITS = 21

@@ -11,7 +11,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CARD = os.path.join(HERE, '..', '..', 'models', 'ai-text', '3.0.0', 'card.json')
+CARD = os.path.join(HERE, '..', '..', '..', 'models-extra', 'models', 'ai-text', '3.0.0', 'card.json')  # not the default: in @content-analysis/models-extra
 MANIFEST = os.path.join(HERE, '..', 'out', 'corpus', 'manifest.json')
 MIN = 50
 

@@ -11,9 +11,14 @@ import json
 import os
 import sys
 
+import numpy as np
+from scipy.stats import binom
+from sklearn.metrics import roc_auc_score
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 # Several files (runs split with --only and AI_TEXT_HELDOUT_DIR) are merged, later files winning.
 paths = sys.argv[1:] or [os.path.join(HERE, '..', 'out', 'v3', 'heldout.json')]
+SCORE_DIRS = [os.path.join(os.path.dirname(p), 'scores') for p in paths]
 h = {}
 for path in paths:
     part = json.load(open(path))
@@ -23,6 +28,70 @@ for path in paths:
         else:
             h[k] = v
 MIN = 50
+TARGETS = [0.01, 0.005, 0.002, 0.001]
+ROWS = [json.loads(line) for line in open(os.path.join(HERE, '..', 'out', 'v2', 'rows.jsonl'))]
+SPLIT = np.array([r['split'] for r in ROWS])
+LABEL = np.array([r['label'] for r in ROWS])
+DOMAIN = np.array([r['domain'] for r in ROWS])
+FAMILY = np.array([r['family'] for r in ROWS])
+
+
+def cp_threshold(v, target, confidence=0.95):
+    v = np.sort(v)
+    n, j = len(v), -1
+    while binom.cdf(j + 1, n, target) <= 1 - confidence:
+        j += 1
+    return float(v[-1] if j < 0 else v[n - 1 - j])
+
+
+BUCKETS = [0, 300, 600, 1200, 2400]  # the profile's length buckets (src/calibration/calibrateThresholds.ts)
+CHARS = np.array([r['chars'] for r in ROWS])
+BUCKET = np.searchsorted(BUCKETS, CHARS, side='right') - 1
+
+
+def bucket_thresholds(s, cal, t):
+    """Per length bucket the Clopper-Pearson threshold of the calib human documents of that length; a bucket with
+    too few for the target takes the nearest calibrated bucket's (whole documents only: the profile also scores the
+    leading parts of longer texts, so it has more texts per bucket)."""
+    need = int(np.ceil(np.log(0.05) / np.log(1 - t)))
+    thr = [cp_threshold(s[cal & (BUCKET == k)], t) if np.sum(cal & (BUCKET == k)) >= need else None
+           for k in range(len(BUCKETS))]
+    done = [k for k, v in enumerate(thr) if v is not None]
+    if not done:
+        return np.full(len(BUCKETS), cp_threshold(s[cal], t))
+    return np.array([v if v is not None else thr[min(done, key=lambda j: abs(j - k))] for k, v in enumerate(thr)])
+
+
+def shipped_rule(s, out):
+    """3.0.0's shipped rule (training/v3/calibrate.mjs) on whole documents: the largest target whose per-length
+    thresholds, set on the calib human texts outside the slice, keep every calib human domain with >= 25 texts at
+    <= 1% flagged. Returns each row's threshold."""
+    cal = (SPLIT == 'calib') & (LABEL == 0) & ~out
+    for t in TARGETS:
+        thr = bucket_thresholds(s, cal, t)[BUCKET]
+        worst = max(np.mean(s[cal & (DOMAIN == d)] > thr[cal & (DOMAIN == d)])
+                    for d in set(DOMAIN[cal]) if np.sum(cal & (DOMAIN == d)) >= 25)
+        if worst <= 0.01:
+            break
+    return thr, t
+
+
+def rethreshold(kind, name, r, score_dirs):
+    """TPR and the left-out domain's human FPR at the shipped rule's threshold, from the slice's saved scores."""
+    key = 'family' if kind == 'families' else 'domain'
+    members = set(r.get('members') or [name])
+    f = next((os.path.join(d, f'{key}-{name}.npy') for d in score_dirs if os.path.exists(os.path.join(d, f'{key}-{name}.npy'))), None)
+    if f is None:
+        return None
+    s = np.load(f).astype(np.float64)
+    col = FAMILY if key == 'family' else DOMAIN
+    out = np.isin(col, list(members))
+    thr, t = shipped_rule(s, out)
+    test = SPLIT == 'test'
+    ai = test & (LABEL == 1) & out
+    hum = test & (LABEL == 0) & np.isin(DOMAIN, list(members))
+    return {'target': t, 'tpr': float(np.mean(s[ai] > thr[ai])) if ai.any() else None,
+            'fpr': float(np.mean(s[hum] > thr[hum])) if hum.any() else None}
 
 
 def f3(v):
@@ -33,43 +102,48 @@ def pct(v):
     return '-' if v is None else f'{100 * v:.1f}%'
 
 
-print(f"alpha {h.get('alpha')}, epochs {h.get('epochs')}; threshold: {h.get('threshold_rule')}\n")
-print('| family left out | AI / human test texts | AUROC 3.0.0 (2.0.0) | TPR at threshold 3.0.0 (2.0.0) | weakest domain 3.0.0 (2.0.0) |')
+print(f"alpha {h.get('alpha')}, epochs {h.get('epochs')}; 3.0.0 threshold per slice: the shipped rule (largest target of "
+      f"{TARGETS} keeping every calib human domain <= 1%) on the calib human texts outside the slice; 2.0.0: shipped "
+      f"model and thresholds\n")
+print('| family left out | AI / human test texts | AUROC 3.0.0 (2.0.0) | TPR at threshold 3.0.0 (2.0.0) | weakest domain AUROC 3.0.0 (2.0.0) |')
 print('|---|---|---|---|---|')
 vals, base = [], []
 for k, r in h['families'].items():
     b = r.get('base', {})
+    q = rethreshold('families', k, r, SCORE_DIRS) or {}
     dom = [(d, x) for d, x in r['domains'].items() if x['n_ai'] >= MIN and x['n_human'] >= MIN and x['auroc'] is not None]
     weak = min(dom, key=lambda t: t[1]['auroc']) if dom else None
     weak_s = f"{weak[0]} {f3(weak[1]['auroc'])} ({f3(weak[1].get('base_auroc'))})" if weak else '-'
     print(f"| {k} | {r['n_ai']:,} / {r['n_human']:,} | {f3(r['auroc'])} ({f3(b.get('auroc'))}) | "
-          f"{pct(r['tpr_at_calib_threshold'])} ({pct(b.get('tpr_at_threshold'))}) | {weak_s} |")
+          f"{pct(q.get('tpr'))} ({pct(b.get('tpr_at_threshold'))}) | {weak_s} |")
     vals.append(r['auroc'])
     base.append(b.get('auroc') or 0)
-print(f'| **mean** | | **{sum(vals) / len(vals):.3f}** ({sum(base) / len(base):.3f}) | | |')
+if vals:
+    print(f'| **mean** of {len(vals)} | | **{sum(vals) / len(vals):.3f}** ({sum(base) / len(base):.3f}) | | |')
 
 print('\n| domain left out | AI / human test texts | AUROC 3.0.0 (2.0.0) | TPR at threshold 3.0.0 (2.0.0) | human FPR there 3.0.0 (2.0.0) |')
 print('|---|---|---|---|---|')
 vals, base = [], []
 for k, r in sorted(h['domains'].items()):
     b = r.get('base', {})
+    q = rethreshold('domains', k, r, SCORE_DIRS) or {}
     # The domain's own human texts (the slice report pools the human texts of every domain of the slice's AI texts).
     own = r['domains'].get(k, {})
     n_h = own.get('n_human', 0)
     counted = r['n_ai'] >= MIN and n_h >= MIN
     tag = (' (never trained)' if r.get('never_trained') else '') + ('' if counted else ' (too few)')
     print(f"| {k}{tag} | {r['n_ai']:,} / {n_h:,} | {f3(own.get('auroc'))} ({f3(own.get('base_auroc'))}) | "
-          f"{pct(r['tpr_at_calib_threshold'])} ({pct(b.get('tpr_at_threshold'))}) | "
-          f"{pct(r.get('human_fpr_at_threshold'))} ({pct(b.get('human_fpr_at_threshold'))}) |")
+          f"{pct(q.get('tpr'))} ({pct(b.get('tpr_at_threshold'))}) | "
+          f"{pct(q.get('fpr'))} ({pct(b.get('human_fpr_at_threshold'))}) |")
     if counted:
         vals.append(own['auroc'])
         base.append(own.get('base_auroc') or 0)
 if vals:
     print(f'| **mean** of the {len(vals)} counted | | **{sum(vals) / len(vals):.3f}** ({sum(base) / len(base):.3f}) | | |')
-    print(f'| **minimum** | | **{min(vals):.3f}** ({min(base):.3f}) | | |')
 
 if h.get('human_domains'):
     print('\n| human-only domain left out | human test texts | human FPR at threshold 3.0.0 (2.0.0) |')
     print('|---|---|---|')
     for k, r in sorted(h['human_domains'].items()):
-        print(f"| {k} | {r['n_human']:,} | {pct(r['human_fpr_at_threshold'])} ({pct(r.get('base_human_fpr_at_threshold'))}) |")
+        q = rethreshold('human_domains', k, r, SCORE_DIRS) or {}
+        print(f"| {k} | {r['n_human']:,} | {pct(q.get('fpr'))} ({pct(r.get('base_human_fpr_at_threshold'))}) |")
