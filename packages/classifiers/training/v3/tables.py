@@ -121,8 +121,8 @@ for k, r in h['families'].items():
 if vals:
     print(f'| **mean** of {len(vals)} | | **{sum(vals) / len(vals):.3f}** ({sum(base) / len(base):.3f}) | | |')
 
-print('\n| domain left out | AI / human test texts | AUROC 3.0.0 (2.0.0) | TPR at threshold 3.0.0 (2.0.0) | human FPR there 3.0.0 (2.0.0) |')
-print('|---|---|---|---|---|')
+print('\n| domain left out | AI / human test texts | AUROC 3.0.0 (2.0.0) | TPR at threshold 3.0.0 (2.0.0) | human FPR there 3.0.0 (2.0.0) | 3.0.0 at a pooled 1% threshold: TPR / FPR |')
+print('|---|---|---|---|---|---|')
 vals, base = [], []
 for k, r in sorted(h['domains'].items()):
     b = r.get('base', {})
@@ -134,12 +134,13 @@ for k, r in sorted(h['domains'].items()):
     tag = (' (never trained)' if r.get('never_trained') else '') + ('' if counted else ' (too few)')
     print(f"| {k}{tag} | {r['n_ai']:,} / {n_h:,} | {f3(own.get('auroc'))} ({f3(own.get('base_auroc'))}) | "
           f"{pct(q.get('tpr'))} ({pct(b.get('tpr_at_threshold'))}) | "
-          f"{pct(q.get('fpr'))} ({pct(b.get('human_fpr_at_threshold'))}) |")
+          f"{pct(q.get('fpr'))} ({pct(b.get('human_fpr_at_threshold'))}) | "
+          f"{pct(r['tpr_at_calib_threshold'])} / {pct(r.get('human_fpr_at_threshold'))} |")
     if counted:
         vals.append(own['auroc'])
         base.append(own.get('base_auroc') or 0)
 if vals:
-    print(f'| **mean** of the {len(vals)} counted | | **{sum(vals) / len(vals):.3f}** ({sum(base) / len(base):.3f}) | | |')
+    print(f'| **mean** of the {len(vals)} counted | | **{sum(vals) / len(vals):.3f}** ({sum(base) / len(base):.3f}) | | | |')
 
 if h.get('human_domains'):
     print('\n| human-only domain left out | human test texts | human FPR at threshold 3.0.0 (2.0.0) |')
