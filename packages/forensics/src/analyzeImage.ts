@@ -71,7 +71,11 @@ export async function analyzeImage(input: Uint8Array | PixelBuffer, options: Ana
   // In a pool, the decode and the round trip run in its workers, their pixels in shared memory (issue 26).
   const image = input instanceof Uint8Array ? await (options.pool ? options.pool.decode(input, options) : decodeImage(input, options)) : input;
   const source = input instanceof Uint8Array ? input : options.sourceBytes;
-  const dct = source && options.jpegCoefficients !== false && ids.some((id) => DCT_KERNELS.includes(id)) ? fileCoefficients(source, image) : undefined;
+  // A JPEG's own coefficients, read in a worker when there is a pool (first in its queue), else here.
+  const dct = source && options.jpegCoefficients !== false && ids.some((id) => DCT_KERNELS.includes(id)) && isJpeg(source)
+    ? (options.pool ? poolCoefficients(options.pool, source, image) : Promise.resolve(fileCoefficients(source, image)))
+    : undefined;
+  dct?.catch(() => undefined);
   // The JPEG round trip runs in sharp's threads while the kernels that do not need it run.
   const pending = ids.includes('ela') ? (options.pool ? options.pool.recompressJpeg(image, { quality }) : recompressJpeg(image, { quality })) : undefined;
   pending?.catch(() => undefined);
@@ -88,9 +92,10 @@ export async function analyzeImage(input: Uint8Array | PixelBuffer, options: Ana
     const kernel = getKernel(id);
     const kernelOptions = options.kernelOptions?.[id];
     const recompressed = kernel.needsRecompressed ? await pending : undefined;
+    const plane = dct && DCT_KERNELS.includes(id) ? await dct : undefined;
     const started = performance.now();
     try {
-      const input = { image, recompressed, luma: kernel.usesLuma ? await lumaPlanes() : undefined, ...(dct && DCT_KERNELS.includes(id) ? { dct } : {}) };
+      const input = { image, recompressed, luma: kernel.usesLuma ? await lumaPlanes() : undefined, ...(plane ? { dct: plane } : {}) };
       const result = options.pool ? await options.pool.run(id, input, kernelOptions) : kernel.run(input, kernelOptions);
       return { state: 'completed', id, version: kernel.version, ms: performance.now() - started, result };
     } catch (error) {
@@ -112,6 +117,8 @@ export async function analyzeImage(input: Uint8Array | PixelBuffer, options: Ana
     await luma?.catch(() => undefined);
     if (input instanceof Uint8Array) await options.pool.releaseImage(image);
     if (recompressed) await options.pool.releaseImage(recompressed);
+    const plane = await dct?.catch(() => undefined);
+    if (plane) options.pool.releaseCoefficients(plane);
   }
   return { width: image.width, height: image.height, kernels: outcomes };
 }
@@ -124,15 +131,30 @@ const DCT_KERNELS: readonly KernelId[] = ['dq-aligned', 'jpeg-ghost'];
  * (those kernels then work from the pixels). The blocks must cover the decoded image's grid.
  */
 function fileCoefficients(bytes: Uint8Array, image: PixelBuffer): DctPlane | undefined {
-  if (bytes[0] !== 0xff || bytes[1] !== 0xd8) return undefined;
   try {
-    const plane = readJpegCoefficients(bytes);
-    return plane.blocksX === Math.floor(image.width / 8) && plane.blocksY === Math.floor(image.height / 8) ? plane : undefined;
+    return coversImage(readJpegCoefficients(bytes), image);
   } catch (error) {
     if (error instanceof JpegCoefficientsError) return undefined;
     throw error;
   }
 }
+
+/** `fileCoefficients` read by a worker of `pool` into shared memory; a plane that does not fit goes back to the pool. */
+async function poolCoefficients(pool: ForensicsPool, bytes: Uint8Array, image: PixelBuffer): Promise<DctPlane | undefined> {
+  try {
+    const plane = await pool.jpegCoefficients(bytes, image.width, image.height);
+    const fits = coversImage(plane, image);
+    if (!fits) pool.releaseCoefficients(plane);
+    return fits;
+  } catch (error) {
+    if (error instanceof JpegCoefficientsError) return undefined;
+    throw error;
+  }
+}
+
+const isJpeg = (bytes: Uint8Array): boolean => bytes[0] === 0xff && bytes[1] === 0xd8;
+const coversImage = (plane: DctPlane, image: PixelBuffer): DctPlane | undefined =>
+  plane.blocksX === Math.floor(image.width / 8) && plane.blocksY === Math.floor(image.height / 8) ? plane : undefined;
 
 /**
  * Dispatch order by typical cost (benchmarks/forensics), most expensive first; ELA last as it waits for sharp. The

@@ -11,10 +11,10 @@ import type { KernelResult, PixelBuffer } from './types.js';
 import { expectPositiveInteger } from './validate.js';
 import { decodeImageDefaults, recompressPlan } from './decodeImage.js';
 import type { DecodeImageOptions, RecompressJpegOptions } from './decodeImage.js';
-import { ForensicsError, ImageDecodeError, ImageTooLargeError, ImageTooSmallError } from './errors.js';
+import { ForensicsError, ImageDecodeError, ImageTooLargeError, ImageTooSmallError, JpegCoefficientsError } from './errors.js';
 import type { KernelOutcome } from './analyzeImage.js';
 import type { FusedLocalisation } from './fusion/fuseMaps.js';
-import type { BandTask, DecodeOutcome, DecodeTask, FuseTask, LumaTask, MergeTask, RecompressTask, WorkerTask } from './worker.js';
+import type { BandTask, CoefficientsOutcome, CoefficientsTask, DecodeOutcome, DecodeTask, FuseTask, LumaTask, MergeTask, RecompressTask, WorkerTask } from './worker.js';
 
 export interface ForensicsPoolOptions {
   /**
@@ -112,12 +112,52 @@ export class ForensicsPool {
     if (copy && copy !== image) buffers.push(copy.data.buffer);
     const luma = planes ? await planes.catch(() => undefined) : undefined;
     if (luma) buffers.push(luma.luma.buffer, luma.rounded.buffer);
+    this.recycle(buffers);
+  }
+
+  /** Keeps shared buffers no task reads any more for the next images (the largest MAX_SPARE_BUFFERS of them). */
+  private recycle(buffers: readonly ArrayBufferLike[]): void {
     for (const b of buffers) {
-      if (!(b instanceof SharedArrayBuffer)) continue;
+      if (!(b instanceof SharedArrayBuffer) || this.spare.includes(b)) continue;
       this.spare.push(b);
       // Keep the largest: a buffer fits any image up to its size.
       if (this.spare.length > MAX_SPARE_BUFFERS) this.spare.sort((x, y) => y.byteLength - x.byteLength).pop();
     }
+  }
+
+  /**
+   * `readJpegCoefficients` in a worker (issue 35: on the caller's thread it held the event loop for 0.2-0.3 s per
+   * 12 MP JPEG, before any kernel started), the coefficients written into shared memory (a released buffer when one
+   * fits `width` x `height`, the decoded size), so the kernels of this pool read them without a copy. The same plane;
+   * errors are `JpegCoefficientsError`. Pass the plane to `releaseCoefficients` when no task reads it any more.
+   */
+  async jpegCoefficients(bytes: Uint8Array, width: number, height: number): Promise<DctPlane> {
+    if (!(bytes instanceof Uint8Array)) throw new TypeError(`Expected Uint8Array for bytes but received ${String(bytes)} of type ${typeof bytes}`);
+    const size = Math.floor(width / 8) * Math.floor(height / 8) * 64;
+    const into = size > 0 ? new Float32Array(this.sharedBuffer(4 * size), 0, size) : undefined;
+    let outcome: CoefficientsOutcome;
+    try {
+      const task: CoefficientsTask = { bytes, into };
+      outcome = (await this.piscina.run(task, { name: 'jpegCoefficients' })) as CoefficientsOutcome;
+    } catch (error) {
+      if (into) this.recycle([into.buffer]);
+      throw error;
+    }
+    if (outcome.state === 'completed') {
+      const { plane } = outcome;
+      // Shared memory comes back as another SharedArrayBuffer object over the same memory: the plane gets a view of
+      // this thread's object, the one `releaseCoefficients` and the spare list know.
+      if (into && plane.coefficients.buffer instanceof SharedArrayBuffer) return { ...plane, coefficients: new Float32Array(into.buffer, 0, plane.coefficients.length) };
+      if (into) this.recycle([into.buffer]);
+      return plane;
+    }
+    if (into) this.recycle([into.buffer]);
+    throw new JpegCoefficientsError(outcome.message);
+  }
+
+  /** Declares that no task reads `plane` (from `jpegCoefficients`) any more: its shared memory serves the next images. */
+  releaseCoefficients(plane: DctPlane): void {
+    this.recycle([plane.coefficients.buffer]);
   }
 
   /**

@@ -10,6 +10,7 @@ import type { BandPart, KernelId } from './registry.js';
 import { studioLumaPlanesRows } from './internal/luma.js';
 import type { LumaPlanes } from './internal/luma.js';
 import type { DctPlane } from './jpeg/blockDct.js';
+import { readJpegCoefficients } from './jpeg/readJpegCoefficients.js';
 import type { KernelResult, PixelBuffer } from './types.js';
 
 export interface WorkerTask {
@@ -152,6 +153,39 @@ export function fuse(task: FuseTask): unknown {
   const transferable = {
     get [Piscina.transferableSymbol]() { return buffers; },
     get [Piscina.valueSymbol]() { return result; },
+  };
+  return Piscina.move(transferable as unknown as Parameters<typeof Piscina.move>[0]);
+}
+
+export interface CoefficientsTask {
+  bytes: Uint8Array;
+  /** Shared memory to write the coefficients into (`readJpegCoefficients`'s `into`), when the caller has some. */
+  into: Float32Array | undefined;
+}
+
+/** What `jpegCoefficients` answers: the plane (its coefficients in `into` when they fit), or the reader's error. */
+export type CoefficientsOutcome =
+  | { state: 'completed'; plane: DctPlane }
+  | { state: 'errored'; name: string; code: string; message: string };
+
+/**
+ * Piscina task handler `jpegCoefficients`: `readJpegCoefficients` in this thread (issue 35: on the caller's thread it
+ * held the event loop for 0.2-0.3 s per 12 MP JPEG before any kernel could start). Coefficients that did not fit in
+ * `into` move back.
+ */
+export function jpegCoefficients(task: CoefficientsTask): unknown {
+  let plane: DctPlane;
+  try {
+    plane = readJpegCoefficients(task.bytes, task.into ? { into: task.into } : {});
+  } catch (error) {
+    if (error instanceof ForensicsError) return { state: 'errored', name: error.name, code: error.code, message: error.message } satisfies CoefficientsOutcome;
+    throw error;
+  }
+  const outcome: CoefficientsOutcome = { state: 'completed', plane };
+  const buffers = [plane.coefficients.buffer].filter((b): b is ArrayBuffer => !(b instanceof SharedArrayBuffer));
+  const transferable = {
+    get [Piscina.transferableSymbol]() { return buffers; },
+    get [Piscina.valueSymbol]() { return outcome; },
   };
   return Piscina.move(transferable as unknown as Parameters<typeof Piscina.move>[0]);
 }

@@ -3,6 +3,7 @@ import type { DctPlane } from './blockDct.js';
 import { ZIGZAG } from './blockDct.js';
 import { buildHuffman, EntropyReader } from './entropyReader.js';
 import type { HuffmanTable } from './entropyReader.js';
+import { readSequentialLuma } from './sequentialLuma.js';
 
 /** One frame component and its quantised coefficients over its MCU-padded block grid. */
 interface Component {
@@ -29,9 +30,16 @@ const fail = (m: string): never => { throw new JpegCoefficientsError(m); };
  * successive approximation), restart intervals honoured. The first component's blocks wholly inside the image come
  * back in raster order, each coefficient times its quantisation step, on the scale of `blockDct` (the values a
  * decoder's inverse DCT starts from), with the table. Lossless, hierarchical, arithmetic-coded and 12-bit files throw
- * JpegCoefficientsError. Written from the T.81 text.
+ * JpegCoefficientsError. Written from the T.81 text. Sequential files take a faster path that keeps only the luma
+ * blocks (`readSequentialLuma`, the same coefficients). `options.into`, when large enough, receives the coefficients
+ * (a caller's reused buffer, such as shared memory of an earlier image; the plane is then a view of it).
  */
-export function readJpegCoefficients(bytes: Uint8Array): DctPlane {
+export function readJpegCoefficients(bytes: Uint8Array, options: { into?: Float32Array } = {}): DctPlane {
+  return readSequentialLuma(bytes, options.into) ?? readAnyJpegCoefficients(bytes, options.into);
+}
+
+/** The reader of every supported JPEG, all components' blocks kept until the end. */
+function readAnyJpegCoefficients(bytes: Uint8Array, into: Float32Array | undefined): DctPlane {
   if (bytes.length < 4 || bytes[0] !== 0xff || bytes[1] !== 0xd8) fail('Expected a JPEG (SOI marker FFD8) but received other bytes');
   const tables: Array<Uint16Array | undefined> = [];
   const huffman = new Map<number, HuffmanTable>();
@@ -91,7 +99,8 @@ export function readJpegCoefficients(bytes: Uint8Array): DctPlane {
   const blocksX = Math.floor(frame!.width / 8), blocksY = Math.floor(frame!.height / 8);
   // The first component is full resolution in every JPEG this reads (h and v are its frame maxima) or is the only one.
   if (luma.h !== frame!.hmax || luma.v !== frame!.vmax) fail('Expected the first component at full resolution');
-  const coefficients = new Float32Array(blocksX * blocksY * 64);
+  const size = blocksX * blocksY * 64;
+  const coefficients = into && into.length >= size ? into.subarray(0, size) : new Float32Array(size);
   for (let by = 0; by < blocksY; by++) {
     for (let bx = 0; bx < blocksX; bx++) {
       const src = (by * luma.gridX + bx) * 64, dst = (by * blocksX + bx) * 64;
