@@ -14,7 +14,9 @@ import type { DecodeImageOptions, RecompressJpegOptions } from './decodeImage.js
 import { ForensicsError, ImageDecodeError, ImageTooLargeError, ImageTooSmallError, JpegCoefficientsError } from './errors.js';
 import type { KernelOutcome } from './analyzeImage.js';
 import type { FusedLocalisation } from './fusion/fuseMaps.js';
-import type { BandTask, CoefficientsOutcome, CoefficientsTask, DecodeOutcome, DecodeTask, FuseTask, LumaTask, MergeTask, RecompressTask, WorkerTask } from './worker.js';
+import type { BandTask, CoefficientsOutcome, CoefficientsTask, CombineTask, DecodeOutcome, DecodeTask, LumaTask, MergeTask, RecompressTask, StandardiseTask, WorkerTask } from './worker.js';
+import { fusionInputs } from './fusion/fuseMaps.js';
+import { FUSION_MODEL } from './fusion/fusionModel.js';
 
 export interface ForensicsPoolOptions {
   /**
@@ -216,13 +218,23 @@ export class ForensicsPool {
   }
 
   /**
-   * `fuseMaps` (default model) in a worker: the same fused map, score and kernels used. Only each kernel's first map
-   * (the one fuseMaps reads) is copied to it.
+   * `fuseMaps` (default model) in the workers: each weighted map standardised and pooled by its own task (the two
+   * full-resolution maps, ELA's and the median residual's, on both threads at once; issue 35), then combined by one
+   * more. The same fused map, score and kernels used. Only the maps fuseMaps reads are copied to the workers (none
+   * that are in shared memory).
    */
   async fuseMaps(kernels: readonly KernelOutcome[], width: number, height: number): Promise<FusedLocalisation> {
-    const firstMaps = kernels.map((k) => (k.state === 'completed' ? { ...k, result: { ...k.result, maps: k.result.maps.slice(0, 1) } } : k));
-    const task: FuseTask = { kernels: firstMaps, width, height };
-    return (await this.piscina.run(task, { name: 'fuse' })) as FusedLocalisation;
+    const { inputs, used } = fusionInputs(kernels, FUSION_MODEL);
+    // Largest maps first, so the threads finish close together; the results keep the model's order.
+    const order = [...inputs.keys()].sort((a, b) => inputs[b]!.map.data.length - inputs[a]!.map.data.length);
+    const pooled = new Array<{ weight: number; pooled: Float64Array }>(inputs.length);
+    await Promise.all(order.map(async (i) => {
+      const task: StandardiseTask = { map: inputs[i]!.map, width, height, radius: FUSION_MODEL.radius };
+      pooled[i] = { weight: inputs[i]!.weight, pooled: (await this.piscina.run(task, { name: 'standardise' })) as Float64Array };
+    }));
+    const task: CombineTask = { pooled, used, width, height };
+    const transferList = pooled.map((p) => p.pooled.buffer).filter((b): b is ArrayBuffer => !(b instanceof SharedArrayBuffer));
+    return (await this.piscina.run(task, { name: 'fuseCombine', transferList })) as FusedLocalisation;
   }
 
   /**

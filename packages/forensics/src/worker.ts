@@ -2,16 +2,16 @@ import { Piscina } from 'piscina';
 import { decodeImage, recompressBandInto } from './decodeImage.js';
 import type { DecodeImageOptions, RecompressBand } from './decodeImage.js';
 import { ForensicsError } from './errors.js';
-import { fuseMaps } from './fusion/fuseMaps.js';
+import { combineFused, pooledStandardisedMap } from './fusion/fuseMaps.js';
 import type { FusedLocalisation } from './fusion/fuseMaps.js';
-import type { KernelOutcome } from './analyzeImage.js';
 import { getKernel } from './registry.js';
 import type { BandPart, KernelId } from './registry.js';
+import { FUSION_MODEL } from './fusion/fusionModel.js';
 import { studioLumaPlanesRows } from './internal/luma.js';
 import type { LumaPlanes } from './internal/luma.js';
 import type { DctPlane } from './jpeg/blockDct.js';
 import { readJpegCoefficients } from './jpeg/readJpegCoefficients.js';
-import type { KernelResult, PixelBuffer } from './types.js';
+import type { ForensicMap, KernelResult, PixelBuffer } from './types.js';
 
 export interface WorkerTask {
   id: KernelId;
@@ -137,26 +137,6 @@ export function recompressBand(task: RecompressTask): Promise<void> {
   return recompressBandInto(task.image, task.quality, task.band, task.out);
 }
 
-export interface FuseTask {
-  kernels: KernelOutcome[];
-  width: number;
-  height: number;
-}
-
-/**
- * Piscina task handler `fuse`: `fuseMaps` on the kernels' first maps, its map moved back. Issue 26 replay: on the
- * caller's thread the standardisation of a 49-Mpx image's maps held the event loop for 9-12 s.
- */
-export function fuse(task: FuseTask): unknown {
-  const result: FusedLocalisation = fuseMaps(task.kernels, task.width, task.height);
-  const buffers = [result.map.data.buffer].filter((b): b is ArrayBuffer => !(b instanceof SharedArrayBuffer));
-  const transferable = {
-    get [Piscina.transferableSymbol]() { return buffers; },
-    get [Piscina.valueSymbol]() { return result; },
-  };
-  return Piscina.move(transferable as unknown as Parameters<typeof Piscina.move>[0]);
-}
-
 export interface CoefficientsTask {
   bytes: Uint8Array;
   /** Shared memory to write the coefficients into (`readJpegCoefficients`'s `into`), when the caller has some. */
@@ -186,6 +166,42 @@ export function jpegCoefficients(task: CoefficientsTask): unknown {
   const transferable = {
     get [Piscina.transferableSymbol]() { return buffers; },
     get [Piscina.valueSymbol]() { return outcome; },
+  };
+  return Piscina.move(transferable as unknown as Parameters<typeof Piscina.move>[0]);
+}
+
+export interface StandardiseTask {
+  map: ForensicMap;
+  width: number;
+  height: number;
+  radius: number;
+}
+
+/** Piscina task handler `standardise`: one map's `pooledStandardisedMap` (a part of `fuseMaps`), moved back. */
+export function standardise(task: StandardiseTask): unknown {
+  const pooled = pooledStandardisedMap(task.map, task.width, task.height, task.radius);
+  const buffers = [pooled.buffer].filter((b): b is ArrayBuffer => !(b instanceof SharedArrayBuffer));
+  const transferable = {
+    get [Piscina.transferableSymbol]() { return buffers; },
+    get [Piscina.valueSymbol]() { return pooled; },
+  };
+  return Piscina.move(transferable as unknown as Parameters<typeof Piscina.move>[0]);
+}
+
+export interface CombineTask {
+  pooled: Array<{ weight: number; pooled: Float64Array }>;
+  used: KernelId[];
+  width: number;
+  height: number;
+}
+
+/** Piscina task handler `fuseCombine`: `combineFused` of the standardised maps (default model), its map moved back. */
+export function fuseCombine(task: CombineTask): unknown {
+  const result: FusedLocalisation = combineFused(task.pooled, task.used, task.width, task.height, FUSION_MODEL);
+  const buffers = [result.map.data.buffer].filter((b): b is ArrayBuffer => !(b instanceof SharedArrayBuffer));
+  const transferable = {
+    get [Piscina.transferableSymbol]() { return buffers; },
+    get [Piscina.valueSymbol]() { return result; },
   };
   return Piscina.move(transferable as unknown as Parameters<typeof Piscina.move>[0]);
 }

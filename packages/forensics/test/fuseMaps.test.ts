@@ -67,4 +67,25 @@ describe('fuseMaps', () => {
       expect(robustCenterScale(map)).toEqual({ median, scale: 1.4826 * medianInPlace(v) });
     }
   });
+
+  it('gives the exact MAD of a large map by its float32 histogram: deviations that round alike, half the map at the median, deviations beyond float32', () => {
+    let seed = 5;
+    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
+    const reference = (map: Float32Array) => {
+      const v = finiteValues(map), median = medianInPlace(v);
+      for (let i = 0; i < v.length; i++) v[i] = Math.abs(v[i]! - median);
+      return { median, scale: 1.4826 * medianInPlace(v) };
+    };
+    const maps = [
+      // Values a float32 step apart around 1000 (their deviations from an even count's median are not float32) and ties.
+      Float32Array.from({ length: 70_002 }, () => Math.fround(1000 + Math.floor(random() * 50) * 2 ** -13)),
+      // More than half the cells equal (the MAD is 0), the rest spread.
+      Float32Array.from({ length: 70_001 }, (_, i) => (i % 3 === 0 ? random() * 100 : 7)),
+      // Deviations beyond the float32 range (they take the float64 selection).
+      Float32Array.from({ length: 70_001 }, (_, i) => (i % 2 === 0 ? -3e38 : i % 5 === 0 ? 3e38 : random())),
+      // Sub-normal values and zeros of both signs.
+      Float32Array.from({ length: 70_002 }, (_, i) => (i % 4 === 0 ? -0 : i % 4 === 1 ? 1e-42 * i : random() * 1e-40)),
+    ];
+    for (const map of maps) expect(robustCenterScale(map)).toEqual(reference(map));
+  });
 });

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ForensicsPool, fuseMaps, ImageDecodeError, ImageTooLargeError, ImageTooSmallError, analyzeImage, decodeImage, kernelRegistry, recompressJpeg, workerExecArgv, workerFilename } from '../src/index.js';
+import { ForensicsPool, fuseMaps, ImageDecodeError, JpegCoefficientsError, readJpegCoefficients, ImageTooLargeError, ImageTooSmallError, analyzeImage, decodeImage, kernelRegistry, recompressJpeg, workerExecArgv, workerFilename } from '../src/index.js';
 import { BAND_MIN_PIXELS, splitRows } from '../src/registry.js';
 import { addNoise, smoothField, toUint8 } from './synthetic.js';
 
@@ -108,6 +108,21 @@ describe('ForensicsPool', () => {
     expect(fused.used.length).toBeGreaterThan(0);
     expect(fused).toEqual(fuseMaps(analysis.kernels, w, h));
   }, 60_000);
+
+  it('reads a JPEG\'s coefficients in a worker into shared memory (issue 35): the same plane, reused memory, the reader\'s error class', async () => {
+    const { default: sharp } = await import('sharp');
+    const jpeg = new Uint8Array(await sharp(Buffer.from(image.data), { raw: { width: 200, height: 160, channels: 3 } }).jpeg({ quality: 88 }).toBuffer());
+    const plane = await pool.jpegCoefficients(jpeg, 200, 160);
+    expect(plane.coefficients.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect({ ...plane, coefficients: Array.from(plane.coefficients) }).toEqual({ ...readJpegCoefficients(jpeg), coefficients: Array.from(readJpegCoefficients(jpeg).coefficients) });
+    // Released, its memory takes the next plane.
+    pool.releaseCoefficients(plane);
+    const again = await pool.jpegCoefficients(jpeg, 200, 160);
+    expect(again.coefficients.buffer).toBe(plane.coefficients.buffer);
+    expect(Array.from(again.coefficients)).toEqual(Array.from(plane.coefficients));
+    pool.releaseCoefficients(again);
+    await expect(pool.jpegCoefficients(new Uint8Array([0xff, 0xd8, 0xff, 0xd9]), 200, 160)).rejects.toBeInstanceOf(JpegCoefficientsError);
+  });
 
   it('reuses the shared memory of released images: JPEGs of two sizes analyzed in turn give the main thread\'s results', async () => {
     const { default: sharp } = await import('sharp');

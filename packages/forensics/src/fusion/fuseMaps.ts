@@ -48,20 +48,38 @@ export interface FusedLocalisation {
  * bias, through the logistic function. The default model and how it was fitted are in `fusionModel.ts`.
  */
 export function fuseMaps(kernels: readonly KernelOutcome[], width: number, height: number, model: FusionModel = FUSION_MODEL): FusedLocalisation {
-  const cw = Math.ceil(width / FUSED_CELL), ch = Math.ceil(height / FUSED_CELL);
-  const logit = new Float64Array(cw * ch).fill(model.bias);
+  const { inputs, used } = fusionInputs(kernels, model);
+  return combineFused(inputs.map(({ weight, map }) => ({ weight, pooled: pooledStandardisedMap(map, width, height, model.radius) })), used, width, height, model);
+}
+
+/**
+ * The maps `fuseMaps` weighs, in the model's order: each kernel with a nonzero weight that completed with a map over
+ * the image; `used` also lists those of weight 0 (they add exactly 0 to every cell: the pooled z-scores are finite).
+ */
+export function fusionInputs(kernels: readonly KernelOutcome[], model: FusionModel = FUSION_MODEL): { inputs: Array<{ id: KernelId; weight: number; map: ForensicMap }>; used: KernelId[] } {
+  const inputs: Array<{ id: KernelId; weight: number; map: ForensicMap }> = [];
   const used: KernelId[] = [];
   for (const [id, weight] of Object.entries(model.weights) as Array<[KernelId, number]>) {
     const outcome = kernels.find((k) => k.id === id);
     const map = outcome?.state === 'completed' ? outcome.result.maps[0] : undefined;
     if (!map || map.cellSize <= 0) continue;
     used.push(id);
-    // A weight of 0 adds exactly 0 to every cell (the pooled z-scores are finite): nothing to compute.
-    if (weight === 0) continue;
-    const z = standardisedMap(map, width, height);
-    const pooled = model.radius > 0 ? boxMean(z, cw, ch, model.radius) : z;
-    for (let i = 0; i < logit.length; i++) logit[i]! += weight * pooled[i]!;
+    if (weight !== 0) inputs.push({ id, weight, map });
   }
+  return { inputs, used };
+}
+
+/** A map's `standardisedMap` averaged over (2 radius + 1)^2 cells: what `fuseMaps` weighs (one task each in a pool). */
+export function pooledStandardisedMap(map: ForensicMap, width: number, height: number, radius: number): Float64Array {
+  const z = standardisedMap(map, width, height);
+  return radius > 0 ? boxMean(z, Math.ceil(width / FUSED_CELL), Math.ceil(height / FUSED_CELL), radius) : z;
+}
+
+/** The weighted sum of the pooled maps (in `fusionInputs`' order) with the bias, through the logistic, and its score. */
+export function combineFused(pooled: ReadonlyArray<{ weight: number; pooled: Float64Array }>, used: KernelId[], width: number, height: number, model: FusionModel = FUSION_MODEL): FusedLocalisation {
+  const cw = Math.ceil(width / FUSED_CELL), ch = Math.ceil(height / FUSED_CELL);
+  const logit = new Float64Array(cw * ch).fill(model.bias);
+  for (const { weight, pooled: p } of pooled) for (let i = 0; i < logit.length; i++) logit[i]! += weight * p[i]!;
   const data = Float32Array.from(logit, (l) => 1 / (1 + Math.exp(-l)));
   const sorted = Float64Array.from(data).sort();
   const top = Math.max(1, Math.round(sorted.length * model.topShare));

@@ -62,6 +62,18 @@ export function frequencyValues(plane: DctPlane, k: number, blocks?: Int32Array)
 }
 
 /**
+ * `frequencyValues(plane, k)` of every listed frequency of a whole (not sampled) plane, in one pass over its blocks
+ * (each block's coefficients are read together instead of one strided pass over the plane per frequency).
+ */
+export function frequencyColumns(plane: DctPlane, frequencies: readonly number[]): Float32Array[] {
+  const n = plane.blocksX * plane.blocksY, f = frequencies.length;
+  const columns = frequencies.map(() => new Float32Array(n));
+  const ks = Int32Array.from(frequencies), c = plane.coefficients;
+  for (let b = 0, o = 0; b < n; b++, o += 64) for (let i = 0; i < f; i++) columns[i]![b] = c[o + ks[i]!]!;
+  return columns;
+}
+
+/**
  * Quantisation steps of the listed frequencies: the plane's own table when it came from a JPEG file, else estimated
  * from the coefficient histograms (`estimateStep`).
  */

@@ -38,8 +38,8 @@ export function readJpegCoefficients(bytes: Uint8Array, options: { into?: Float3
   return readSequentialLuma(bytes, options.into) ?? readAnyJpegCoefficients(bytes, options.into);
 }
 
-/** The reader of every supported JPEG, all components' blocks kept until the end. */
-function readAnyJpegCoefficients(bytes: Uint8Array, into: Float32Array | undefined): DctPlane {
+/** The reader of every supported JPEG, all components' blocks kept until the end (exported for the tests). */
+export function readAnyJpegCoefficients(bytes: Uint8Array, into: Float32Array | undefined): DctPlane {
   if (bytes.length < 4 || bytes[0] !== 0xff || bytes[1] !== 0xd8) fail('Expected a JPEG (SOI marker FFD8) but received other bytes');
   const tables: Array<Uint16Array | undefined> = [];
   const huffman = new Map<number, HuffmanTable>();

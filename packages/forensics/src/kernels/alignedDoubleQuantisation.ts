@@ -3,7 +3,7 @@ import type { DctPlane } from '../jpeg/blockDct.js';
 import { binHistogram, fitFirstStep } from '../jpeg/doubleQuantisation.js';
 import { boxMean } from '../jpeg/boxMean.js';
 import { estimateJpegGrid } from '../jpeg/jpegGrid.js';
-import { frequencyValues, quantisationSteps, sampleBlocks } from '../jpeg/quantisationSteps.js';
+import { frequencyColumns, frequencyValues, quantisationSteps, sampleBlocks } from '../jpeg/quantisationSteps.js';
 import { largestOutlierRegion } from '../internal/outlierRegion.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
 import { expectIntegerInRange, expectMinimumSize, expectNumberInRange, expectPixelBuffer } from '../validate.js';
@@ -88,10 +88,12 @@ export function alignedDoubleQuantisation(image: PixelBuffer, options: AlignedDo
   const llr = new Float64Array(blocks);
   let used = 0, alphaSum = 0;
   const firstSteps: number[] = [];
+  const columns = plane.sampled ? undefined : frequencyColumns(plane, freqs.filter((k) => steps[k]! >= 2));
+  let column = 0;
   for (const k of freqs) {
     const q2 = steps[k]!;
     if (q2 < 2) continue;
-    const values = frequencyValues(plane, k);
+    const values = columns ? columns[column++]! : frequencyValues(plane, k);
     const h = binHistogram(values, q2, HALF_BINS);
     const single = binHistogram(frequencyValues(calibration, k, calSample), q2, HALF_BINS, 0.5);
     const fit = fitFirstStep(h, single, q2, o.maxFirstStep, o.sigma, o.minGain);

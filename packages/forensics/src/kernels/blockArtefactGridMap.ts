@@ -1,5 +1,4 @@
-import { dominantPhase, gridEvidence } from '../jpeg/jpegGrid.js';
-import { jpegLuma } from '../jpeg/blockDct.js';
+import { dominantPhase, gridEvidenceOfPixels } from '../jpeg/jpegGrid.js';
 import { largestOutlierRegion } from '../internal/outlierRegion.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
 import { expectIntegerInRange, expectMinimumSize, expectPixelBuffer } from '../validate.js';
@@ -69,7 +68,7 @@ export function blockArtefactGridMap(image: PixelBuffer, options: BlockArtefactG
   const o = { ...blockArtefactGridDefaults, ...options };
   expectIntegerInRange('radius', o.radius, 0, 64);
   const { width, height } = image;
-  const ev = gridEvidence(jpegLuma(image), width, height);
+  const ev = gridEvidenceOfPixels(image);
   const cells = ev.cellsX * ev.cellsY;
   const window = (2 * o.radius + 1) ** 2;
   const map = new Float32Array(cells);
