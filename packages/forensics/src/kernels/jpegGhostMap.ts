@@ -67,8 +67,7 @@ export function jpegGhostMap(image: PixelBuffer, options: JpegGhostOptions = {},
     for (let k = 0; k < 64; k++) { tables[j * 64 + k] = table[k]!; inverses[j * 64 + k] = 1 / table[k]!; }
   });
   const errors = qualities.map(() => new Float64Array(n));
-  if (plane.table) requantisationErrorsOfLevels(coefficients, n, plane.table, tables, inverses, errors);
-  else requantisationErrors(coefficients, n, tables, inverses, errors);
+  requantisationErrors(coefficients, n, tables, inverses, errors);
   const curves = errors.map((err) => boxMean(err, w, h, o.radius));
   // Normalise per block across qualities (Farid's eq. 4, with the minimum subtracted as well).
   for (let b = 0; b < n; b++) {
@@ -127,48 +126,5 @@ function requantisationErrors(coefficients: Float32Array, n: number, tables: Flo
       }
       errors[j]![b] = s / 64;
     }
-  }
-}
-
-/** Quantisation levels each side of 0 whose errors `requantisationErrorsOfLevels` keeps (an 8-bit DCT stays within 1024 of 0). */
-const LEVELS = 1024;
-
-/**
- * `requantisationErrors` of a JPEG file's coefficients (each a level times its step `steps[k]`): a coefficient's squared
- * errors at every quality depend only on its frequency and level, so they are computed once per (frequency, level)
- * met and added from there; the same products summed in the same order, so the same result to the bit. A coefficient
- * that is not such a multiple (or beyond LEVELS) is requantised directly.
- */
-function requantisationErrorsOfLevels(coefficients: Float32Array, n: number, steps: Uint16Array, tables: Float64Array, inverses: Float64Array, errors: Float64Array[]): void {
-  const m = errors.length, span = 2 * LEVELS + 1;
-  const squared = new Float64Array(64 * span * m);
-  const known = new Uint8Array(64 * span);
-  const sums = new Float64Array(m);
-  for (let b = 0, o = 0; b < n; b++, o += 64) {
-    sums.fill(0);
-    for (let k = 0; k < 64; k++) {
-      const c = coefficients[o + k]!;
-      if (c === 0) continue;
-      const step = steps[k]!, level = Math.round(c / step);
-      if (level >= -LEVELS && level <= LEVELS && level * step === c) {
-        const r = k * span + level + LEVELS, row = r * m;
-        if (known[r] === 0) {
-          for (let j = 0; j < m; j++) {
-            const t = tables[j * 64 + k]!;
-            const d = c - t * Math.floor(c * inverses[j * 64 + k]! + 0.5);
-            squared[row + j] = d * d;
-          }
-          known[r] = 1;
-        }
-        for (let j = 0; j < m; j++) sums[j]! += squared[row + j]!;
-      } else {
-        for (let j = 0; j < m; j++) {
-          const t = tables[j * 64 + k]!;
-          const d = c - t * Math.floor(c * inverses[j * 64 + k]! + 0.5);
-          sums[j]! += d * d;
-        }
-      }
-    }
-    for (let j = 0; j < m; j++) errors[j]![b] = sums[j]! / 64;
   }
 }
