@@ -1,54 +1,76 @@
 // Whole advanced image detection (/v2/advanced-image-detection's analysis: metadata tool with the watermark decoder,
-// AI-image classifier and the six forensic kernels in a 2-thread pool) at 1, 4 and 12 MP, all in one run:
-// - the engine's composition (analyzeImageAuthenticity: header checks, then the three parts side by side);
-// - the previous composition (metadata first, then classifier and kernels side by side), as a baseline;
-// - each part alone, and sharp's full decode of the same JPEG (the floor any pixel analysis pays).
-// Inputs: a camera photo of the shared datasets resized to each size (JPEG q92), else a synthetic photo-like JPEG.
-// Run: npm run build && node benchmarks/advanced-image-detection/bench.mjs [megapixels, e.g. 1,4,12]
-import { existsSync } from 'node:fs';
+// AI-image classifier, the nine forensic kernels in a 2-thread pool and the fused map) on real camera photos of about
+// 12 MP at their own resolution (`cameraPhotos12MP` in ../forensics/testImage.mjs: the shared datasets' two, and five
+// more cameras when the digicam_corpus mirror is on the machine), a fresh photo per run (each row takes the photos in
+// turn, the same number of runs of each), tinybench medians, all in one run:
+// - anchor: sharp's full decode of the same JPEG to raw pixels (the floor any pixel analysis pays), timed first;
+// - each part alone: metadata tool, classifier, forensic part (decode, kernels in the pool, fused map);
+// - the engine's composition (analyzeImageAuthenticity), and the previous composition (metadata first, then
+//   classifier and forensic part side by side) as a baseline; neither is timed first, and every row has had a full
+//   warm-up round over all photos before any is timed.
+// Prints the load average at start and end and each row's median as a ratio to the decode anchor's.
+// Run: npm run build && nice -n 10 node benchmarks/advanced-image-detection/bench.mjs [rounds, default 3]
+// (CONTENT_ANALYSIS_DATASETS: the shared datasets; DIGICAM_CORPUS_GIT: the digicam_corpus git directory, optional)
 import { createRequire } from 'node:module';
-import { loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { meanLatency } from '../lib/meanLatency.mjs';
+import { Bench } from 'tinybench';
 import { ADVANCED_KERNELS, analyzeImageAuthenticity } from '../../packages/engine/dist/index.js';
 import { classifyImage } from '../../packages/classifiers/dist/index.js';
 import { analyzeImage, ForensicsPool } from '../../packages/forensics/dist/index.js';
 import { extractImageMetadata } from '../../packages/image-metadata/dist/index.js';
-import { benchPhoto as photo, photoOfMegapixels } from '../forensics/testImage.mjs';
+import { cameraPhotos12MP } from '../forensics/testImage.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const sharp = createRequire(join(root, 'packages/forensics/package.json'))('sharp');
-const sizes = (process.argv[2] ?? '1,4,12').split(',').map(Number);
+const rounds = Number(process.argv[2] ?? 3);
+const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 
-const mean = (fn) => meanLatency(fn, { time: 4000, iterations: 5, warmupIterations: 1 });
+const photos = await cameraPhotos12MP(sharp);
+if (photos.length === 0) {
+  console.log('skipping: no camera photos (set CONTENT_ANALYSIS_DATASETS, and DIGICAM_CORPUS_GIT for more)');
+  process.exit(0);
+}
+console.log(`${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}; load average (1/5/15 min) at start ${load()}`);
+console.log(`inputs (${photos.length}, at their own resolution): ${photos.map((p) => `${p.name} ${p.width}x${p.height} (${(p.bytes.length / 1e6).toFixed(1)} MB)`).join(', ')}`);
+console.log(`${rounds} round(s) of every photo per row after a warm-up round; medians`);
 
-const inputOf = (mp) => photoOfMegapixels(sharp, mp);
-
-console.log(`input: ${existsSync(photo) ? 'Canon_40D.jpg resized' : 'synthetic photo-like JPEG (datasets not found)'}; load at start ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 const pool = new ForensicsPool({ threads: 2 });
 // The engine's own classifier (`classifyImage`: the process-wide default, one ONNX thread), as the endpoint runs it.
 const classifier = { classify: classifyImage };
 const metadataOptions = { maxBytes: 25 * 1024 * 1024 };
-const rows = [];
-for (const mp of sizes) {
-  const bytes = await inputOf(mp);
-  await analyzeImageAuthenticity(bytes, { pool, classifier }); // sessions and worker code warmed
-  const whole = await mean(() => analyzeImageAuthenticity(bytes, { pool, classifier }));
-  const previous = await mean(async () => {
+const forensicPart = async (bytes) => {
+  const analysis = await analyzeImage(bytes, { kernels: ADVANCED_KERNELS, pool });
+  return pool.fuseMaps(analysis.kernels, analysis.width, analysis.height);
+};
+const rows = [
+  ['sharp decode (anchor)', (bytes) => sharp(bytes).raw().toBuffer()],
+  ['metadata + watermark', (bytes) => extractImageMetadata(bytes, metadataOptions)],
+  ['classifier', (bytes) => classifier.classify(bytes)],
+  ['forensic part (decode, 9 kernels in pool, fused map)', forensicPart],
+  ['whole (analyzeImageAuthenticity)', (bytes) => analyzeImageAuthenticity(bytes, { pool, classifier })],
+  ['previous order (metadata, then classifier and forensic part)', async (bytes) => {
     await extractImageMetadata(bytes, metadataOptions);
-    await Promise.all([analyzeImage(bytes, { kernels: ADVANCED_KERNELS, pool }), classifier.classify(bytes)]);
-  });
-  const metadata = await mean(() => extractImageMetadata(bytes, metadataOptions));
-  const classify = await mean(() => classifier.classify(bytes));
-  const kernels = await mean(() => analyzeImage(bytes, { kernels: ADVANCED_KERNELS, pool }));
-  const decode = await mean(() => sharp(bytes).raw().toBuffer());
-  rows.push({
-    MP: mp, 'whole ms': whole.toFixed(0), 'previous order ms': previous.toFixed(0), 'previous / whole': (previous / whole).toFixed(2),
-    'metadata+watermark ms': metadata.toFixed(0), 'classifier ms': classify.toFixed(0), 'kernels in pool ms': kernels.toFixed(0),
-    'sharp decode ms': decode.toFixed(1), 'whole / decode': (whole / decode).toFixed(1),
-  });
+    await Promise.all([forensicPart(bytes), classifier.classify(bytes)]);
+  }],
+];
+// Warm-up: every row on every photo once (sessions, worker code and the pool's shared buffers).
+for (const [, fn] of rows) for (const photo of photos) await fn(photo.bytes);
+const runs = rounds * photos.length;
+const bench = new Bench({ time: 0, iterations: runs, warmup: false });
+for (const [name, fn] of rows) {
+  let next = 0;
+  bench.add(name, () => fn(photos[next++ % photos.length].bytes));
 }
-console.table(rows);
-console.log(`load at end ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+await bench.run();
+const median = (name) => {
+  const task = bench.tasks.find((t) => t.name === name);
+  if (task.result.state !== 'completed') throw new Error(`${name}: ${task.result.state} ${task.result.error ?? ''}`);
+  return task.result.latency.p50;
+};
+const anchor = median(rows[0][0]);
+console.log(`\n| ${photos.length} camera photos, ~12 MP | median ms | x decode anchor |\n|---|---|---|`);
+for (const [name] of rows) console.log(`| ${name} | ${median(name).toFixed(0)} | ${(median(name) / anchor).toFixed(2)} |`);
+console.log(`\nload average at end ${load()}`);
 await pool.close();

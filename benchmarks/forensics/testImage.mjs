@@ -30,3 +30,39 @@ export async function photoOfMegapixels(sharp, mp) {
   const scale = Math.sqrt((mp * 1e6) / (width * height));
   return sharp(readFileSync(benchPhoto)).resize(Math.round(width * scale), Math.round(height * scale), { kernel: 'lanczos3' }).jpeg({ quality: 92 }).toBuffer();
 }
+
+/**
+ * The digicam_corpus git directory (drewnoakes/digicam_corpus, CC0), read at bench time and never copied into this
+ * repository: `DIGICAM_CORPUS_GIT`, default where the `fetch` tool of this project's machines puts it.
+ */
+export const digicamCorpusGit = process.env.DIGICAM_CORPUS_GIT ?? '/work/.mirror/drewnoakes+digicam_corpus/repo';
+/** The commit of digicam_corpus that ../shared/datasets/SOURCES.md lists. */
+const DIGICAM_COMMIT = '6385e5eacf2d';
+
+/**
+ * Camera JPEGs of about 12 MP at their own resolution, none resized or re-encoded (baseline, as cameras write them):
+ * the two of the shared datasets (c2pa-public-testfiles, CC BY-SA 4.0: a Truepic phone capture, 4032 x 3024, EXIF
+ * orientation 6, and a Nikon Z 9 sample, 4128 x 2752) and, where the digicam_corpus git directory is on this machine,
+ * five more cameras from it (iPhone XR, GoPro Hero7 Black, Nikon D90, Canon EOS RP, Kodak Z981; 11.5 to 13.8 MP). Each
+ * `{ name, bytes, width, height }`; empty without the datasets. Benchmarks take them in turn, a fresh image per run.
+ */
+export async function cameraPhotos12MP(sharp) {
+  const root = resolve(fileURLToPath(new URL('../../', import.meta.url)), process.env.CONTENT_ANALYSIS_DATASETS ?? '../shared/datasets');
+  const photos = [];
+  for (const [name, path] of [['Truepic phone', 'images/c2pa-public-testfiles/truepic-20230212-camera.jpg'], ['Nikon Z 9', 'images/c2pa-public-testfiles/nikon-20221019-building.jpeg']]) {
+    if (existsSync(join(root, path))) photos.push({ name, bytes: readFileSync(join(root, path)) });
+  }
+  if (existsSync(digicamCorpusGit)) {
+    const { execFileSync } = await import('node:child_process');
+    for (const [name, path] of [
+      ['iPhone XR', 'Apple/iPhone XR/IMG_3580.JPG'], ['GoPro Hero7 Black', 'GoPro/Hero7Black/GOPR8509.JPG'], ['Nikon D90', 'Nikon/D90/DSC_0002.JPG'],
+      ['Canon EOS RP', 'Canon/EOS RP/_MG_0632.JPG'], ['Kodak Z981', 'Kodak/Z981/102KZ981/102_0009.JPG'],
+    ]) {
+      try {
+        photos.push({ name, bytes: execFileSync('git', ['--git-dir', digicamCorpusGit, 'show', `${DIGICAM_COMMIT}:${path}`], { maxBuffer: 1 << 28 }) });
+      } catch { /* a file the mirror lacks (over its size limit) is left out */ }
+    }
+  }
+  for (const photo of photos) Object.assign(photo, await sharp(photo.bytes).metadata().then(({ width, height }) => ({ width, height })));
+  return photos;
+}

@@ -158,11 +158,13 @@ const coversImage = (plane: DctPlane, image: PixelBuffer): DctPlane | undefined 
 
 /**
  * Dispatch order by typical cost (benchmarks/forensics), most expensive first; ELA last as it waits for sharp. The
- * CFA kernels go first also because in a pool they split into one band per thread and finish with a merge (in a
- * worker), which then overlaps the other kernels instead of trailing them.
+ * CFA kernels go early also because in a pool they split into one band per thread and finish with a merge (in a
+ * worker), which then overlaps the other kernels instead of trailing them. jpeg-grid, a single task as long as any
+ * (benchmarks/forensics/jpeg.mjs), goes before them; dq-aligned and jpeg-ghost wait in a pool for the file's
+ * coefficients, read by the first task queued.
  */
 const DISPATCH_ORDER: readonly KernelId[] = [
-  'dq-nonaligned', 'cfa-reinterpolation', 'cfa-variance', 'dq-aligned', 'jpeg-ghost', 'median-residual', 'edge-anomaly', 'wavelet-noise', 'jpeg-grid', 'spectral', 'ela',
+  'dq-nonaligned', 'jpeg-grid', 'cfa-reinterpolation', 'cfa-variance', 'dq-aligned', 'jpeg-ghost', 'median-residual', 'edge-anomaly', 'wavelet-noise', 'spectral', 'ela',
 ];
 
 function dispatchRank(id: KernelId): number {

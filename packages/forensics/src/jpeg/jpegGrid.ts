@@ -1,4 +1,6 @@
 import type { PixelBuffer } from '../types.js';
+import { align16, wasmModule } from '../internal/wasm.js';
+import type { WasmModule } from '../internal/wasm.js';
 
 /**
  * Blocking-artefact evidence per 8x8 cell and grid phase, after the block artefact grid (BAG) of Li, Yuan and Yu
@@ -64,6 +66,52 @@ export function gridEvidence(luma: Float32Array, width: number, height: number):
  * bit, in one streaming pass over the pixels instead of a 4-byte-per-pixel plane written and read three times.
  */
 export function gridEvidenceOfPixels(image: PixelBuffer): GridEvidence {
+  const module = image.data instanceof Uint8Array && image.width * image.height >= WASM_MIN_PIXELS ? wasmModule('gridEvidence') : undefined;
+  return module ? gridEvidenceWasm(module, image) : gridEvidenceOfPixelsJs(image);
+}
+
+/** Images below this many pixels take the JavaScript path (a module call's copies would outweigh its gain). */
+const WASM_MIN_PIXELS = 65_536;
+/** Rows of 8x8 cells per call of the module: a few megabytes of its memory at any image size. */
+const CHUNK_CELL_ROWS = 16;
+
+/** How often the WebAssembly evidence ran in this thread (tests check it did). */
+export let wasmEvidenceCalls = 0;
+
+/**
+ * `gridEvidenceOfPixels` in WebAssembly (`assembly/gridEvidence.ts`), the very same evidence: chunks of CHUNK_CELL_ROWS
+ * cell rows, each with its pixel rows and the one above and two below copied into the module's memory and its
+ * evidence copied out (every evidence cell is summed within one chunk, in the JavaScript order).
+ */
+function gridEvidenceWasm(module: WasmModule, image: PixelBuffer): GridEvidence {
+  const { width, height, channels } = image;
+  const data = image.data as Uint8Array;
+  const cellsX = Math.ceil(width / 8), cellsY = Math.ceil(height / 8);
+  const columns = new Float32Array(cellsX * cellsY * 8), rows = new Float32Array(cellsX * cellsY * 8);
+  const chunkCells = CHUNK_CELL_ROWS * cellsX * 8;
+  const lumaArea = module.heapBase();
+  const stepsArea = align16(lumaArea + 4 * 4 * width);
+  const columnsArea = align16(stepsArea + 4 * 8 * width);
+  const rowsArea = align16(columnsArea + 4 * chunkCells);
+  const inputArea = align16(rowsArea + 4 * chunkCells);
+  module.reserve(inputArea + (8 * CHUNK_CELL_ROWS + 3) * width * channels + 16);
+  const evidence = module.function<(input: number, channels: number, width: number, height: number, first: number, rows: number, c0: number, c1: number, cellsX: number, luma: number, steps: number, columns: number, rowsOut: number) => void>('evidence');
+  const buffer = module.memory.buffer, bytes = new Uint8Array(buffer), floats = new Float32Array(buffer);
+  wasmEvidenceCalls++;
+  for (let c0 = 0; c0 < cellsY; c0 += CHUNK_CELL_ROWS) {
+    const c1 = Math.min(cellsY, c0 + CHUNK_CELL_ROWS);
+    const first = Math.max(0, 8 * c0 - 1), last = Math.min(height, 8 * c1 + 2);
+    bytes.set(data.subarray(first * width * channels, last * width * channels), inputArea);
+    evidence(inputArea, channels, width, height, first, last - first, c0, c1, cellsX, lumaArea, stepsArea, columnsArea, rowsArea);
+    const n = (c1 - c0) * cellsX * 8;
+    columns.set(floats.subarray(columnsArea >> 2, (columnsArea >> 2) + n), c0 * cellsX * 8);
+    rows.set(floats.subarray(rowsArea >> 2, (rowsArea >> 2) + n), c0 * cellsX * 8);
+  }
+  return { columns, rows, cellsX, cellsY };
+}
+
+/** `gridEvidenceOfPixels` in JavaScript (any pixels; small images). */
+export function gridEvidenceOfPixelsJs(image: PixelBuffer): GridEvidence {
   const { width, height } = image;
   const cellsX = Math.ceil(width / 8), cellsY = Math.ceil(height / 8);
   const columns = new Float32Array(cellsX * cellsY * 8), rows = new Float32Array(cellsX * cellsY * 8);
