@@ -36,6 +36,7 @@ console.log(`${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.
 console.log(`inputs (${photos.length}, at their own resolution): ${photos.map((p) => `${p.name} ${p.width}x${p.height} (${(p.bytes.length / 1e6).toFixed(1)} MB)`).join(', ')}`);
 console.log(`${rounds} round(s) of every photo per row after a warm-up round; medians`);
 
+
 const pool = new ForensicsPool({ threads: 2 });
 // The engine's own classifier (`classifyImage`: the process-wide default, one ONNX thread), as the endpoint runs it.
 const classifier = { classify: classifyImage };
@@ -57,20 +58,33 @@ const rows = [
 ];
 // Warm-up: every row on every photo once (sessions, worker code and the pool's shared buffers).
 for (const [, fn] of rows) for (const photo of photos) await fn(photo.bytes);
-const runs = rounds * photos.length;
-const bench = new Bench({ time: 0, iterations: runs, warmup: false });
-for (const [name, fn] of rows) {
-  let next = 0;
-  bench.add(name, () => fn(photos[next++ % photos.length].bytes));
+// Each round is a tinybench run of every row over every photo in turn (the anchor first, the whole after the parts);
+// rounds follow each other, so every row sees the machine's load of every round. Medians over all rounds' runs, and
+// the median over rounds of each round's ratio to that round's anchor (the load of a shared machine drifts within
+// minutes: a ratio within one round is the comparable figure).
+const samples = new Map(rows.map(([name]) => [name, []]));
+const ratios = new Map(rows.map(([name]) => [name, []]));
+for (let round = 0; round < rounds; round++) {
+  const bench = new Bench({ time: 0, iterations: photos.length, warmup: false, retainSamples: true });
+  for (const [name, fn] of rows) {
+    let next = 0;
+    bench.add(name, () => fn(photos[next++ % photos.length].bytes));
+  }
+  await bench.run();
+  const medianOf = (task) => {
+    if (task.result.state !== 'completed') throw new Error(`${task.name}: ${task.result.state} ${task.result.error ?? ''}`);
+    samples.get(task.name).push(...task.result.latency.samples);
+    return task.result.latency.p50;
+  };
+  const anchor = medianOf(bench.tasks[0]);
+  ratios.get(bench.tasks[0].name).push(1);
+  for (const task of bench.tasks.slice(1)) ratios.get(task.name).push(medianOf(task) / anchor);
 }
-await bench.run();
-const median = (name) => {
-  const task = bench.tasks.find((t) => t.name === name);
-  if (task.result.state !== 'completed') throw new Error(`${name}: ${task.result.state} ${task.result.error ?? ''}`);
-  return task.result.latency.p50;
+const median = (values) => {
+  const v = [...values].sort((a, b) => a - b), h = v.length >> 1;
+  return v.length % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
 };
-const anchor = median(rows[0][0]);
-console.log(`\n| ${photos.length} camera photos, ~12 MP | median ms | x decode anchor |\n|---|---|---|`);
-for (const [name] of rows) console.log(`| ${name} | ${median(name).toFixed(0)} | ${(median(name) / anchor).toFixed(2)} |`);
+console.log(`\n| ${photos.length} camera photos, ~12 MP | median ms | x decode anchor (median of ${rounds} rounds' ratios) |\n|---|---|---|`);
+for (const [name] of rows) console.log(`| ${name} | ${median(samples.get(name)).toFixed(0)} | ${median(ratios.get(name)).toFixed(2)} |`);
 console.log(`\nload average at end ${load()}`);
 await pool.close();
