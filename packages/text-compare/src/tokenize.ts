@@ -1,39 +1,76 @@
-import { wordSpans } from '@content-analysis/credits';
+import { hashedWordSpans } from '@content-analysis/credits';
 import { wordKey } from './wordKey.js';
 
-/** Slots of the first table; it doubles whenever it is half full. */
+/** Fewest slots of the first table; it doubles whenever it is half full. */
 const INITIAL_SLOTS = 1 << 12;
 
-function grown(array: Int32Array<ArrayBuffer>, length: number): Int32Array<ArrayBuffer> {
-  const out = new Int32Array(Math.max(length, 2 * array.length));
+function grown<T extends Int32Array<ArrayBuffer> | Uint16Array<ArrayBuffer>>(array: T, length: number): T {
+  const out = new (array.constructor as new (length: number) => T)(Math.max(length, 2 * array.length));
   out.set(array);
   return out;
+}
+
+const FNV_BASIS = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+
+/** A table of `[hash, id + 1]` pairs (0: empty slot) rebuilt with twice the slots. */
+function rehashed(old: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const table = new Int32Array(2 * old.length);
+  const mask = (table.length >>> 1) - 1;
+  for (let s = 0; s < old.length; s += 2) {
+    if (old[s + 1] === 0) continue;
+    let slot = old[s]! & mask;
+    while (table[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
+    table[2 * slot] = old[s]!;
+    table[2 * slot + 1] = old[s + 1]!;
+  }
+  return table;
 }
 
 /**
  * Integer ids shared by the two texts of one comparison: a raw id per distinct word as written, a key id per
  * distinct normalised key (`wordKey`). Words are looked up by their characters in place, in an open-addressing
- * table of raw ids hashed with FNV-1a, so that no string is cut out of the text except at a word's first
- * occurrence, whose key is computed then.
+ * table hashed with FNV-1a (the hash `hashedWordSpans` computes while it cuts the text into words): each slot
+ * holds a hash and a raw id, and the code units of each distinct word are kept once, one after another, in a
+ * pool, so that a lookup touches the table and, only when hash and length agree, a short stretch of the pool.
+ * Keys are found the same way in a second table; no string is cut out of the text, except the key of a
+ * non-ASCII word at its first occurrence.
  */
 export class Vocabulary {
-  private table = new Int32Array(INITIAL_SLOTS).fill(-1);
-  private mask = INITIAL_SLOTS - 1;
-  /** The texts read so far (see `readText`). */
-  private readonly texts: string[] = [];
-  /** Of each raw id's first occurrence: its hash, text index, start and length. */
-  private hashes = new Int32Array(INITIAL_SLOTS / 2);
-  private textOf = new Int32Array(INITIAL_SLOTS / 2);
-  private starts = new Int32Array(INITIAL_SLOTS / 2);
-  private lengths = new Int32Array(INITIAL_SLOTS / 2);
+  /** Pairs `[hash, raw id + 1]` per slot; 0 as the id marks an empty slot. */
+  private table: Int32Array<ArrayBuffer>;
+  private mask: number;
+  /** Code units of the distinct words; those of raw id r are `pool[poolStart[r], poolStart[r + 1])`. */
+  private pool: Uint16Array<ArrayBuffer>;
+  private poolStart: Int32Array<ArrayBuffer>;
   /** Key id of each raw id. */
-  private keyOfRaw = new Int32Array(INITIAL_SLOTS / 2);
+  private keyOfRaw: Int32Array<ArrayBuffer>;
   private raws = 0;
-  private readonly keyIds = new Map<string, number>();
+  /** The keys, as the raw words: pairs `[hash, key id + 1]` per slot, and the code units of each key in a pool. */
+  private keyTable: Int32Array<ArrayBuffer>;
+  private keyMask: number;
+  private keyPool: Uint16Array<ArrayBuffer>;
+  private keyPoolStart: Int32Array<ArrayBuffer>;
+  private keys = 0;
+
+  /** `expectedWords`: about how many distinct words will be read (sizes the first table; any number works). */
+  constructor(expectedWords = 0) {
+    let slots = INITIAL_SLOTS;
+    while (slots < 2 * expectedWords && slots < 1 << 20) slots *= 2;
+    this.table = new Int32Array(2 * slots);
+    this.mask = slots - 1;
+    this.pool = new Uint16Array(4 * slots);
+    this.poolStart = new Int32Array(slots / 2 + 1);
+    this.keyOfRaw = new Int32Array(slots / 2);
+    this.keyTable = new Int32Array(2 * slots);
+    this.keyMask = slots - 1;
+    this.keyPool = new Uint16Array(4 * slots);
+    this.keyPoolStart = new Int32Array(slots / 2 + 1);
+  }
 
   /** Number of distinct keys seen so far; key ids are below it. */
   get keyCount(): number {
-    return this.keyIds.size;
+    return this.keys;
   }
 
   /** Number of distinct raw words seen so far; raw ids are below it. */
@@ -41,87 +78,151 @@ export class Vocabulary {
     return this.raws;
   }
 
-  /** Makes `text` a text that `rawId` reads words of; returns its index. */
-  readText(text: string): number {
-    this.texts.push(text);
-    return this.texts.length - 1;
+  /**
+   * Reads the words of `text` (`spans` and `hashes` as `hashedWordSpans` gives them): writes the raw id and the
+   * key id of word `w` to `raws[w]` and `keys[w]`. Ids are given in order of first occurrence over all the texts
+   * read by this vocabulary.
+   */
+  readWords(text: string, spans: Uint32Array, hashes: Int32Array, raws: Int32Array, keys: Int32Array): void {
+    let table = this.table;
+    let mask = this.mask;
+    let pool = this.pool;
+    let poolStart = this.poolStart;
+    let keyOfRaw = this.keyOfRaw;
+    const count = hashes.length;
+    for (let w = 0; w < count; w++) {
+      const hash = hashes[w]!;
+      const start = spans[2 * w]!;
+      const length = spans[2 * w + 1]! - start;
+      let slot = hash & mask;
+      let raw = -1;
+      for (;;) {
+        const entry = table[2 * slot + 1]!;
+        if (entry === 0) break;
+        if (table[2 * slot] === hash) {
+          // Same hash: the same word when length and code units agree.
+          const from = poolStart[entry - 1]!;
+          if (poolStart[entry]! - from === length) {
+            let i = 0;
+            while (i < length && pool[from + i] === text.charCodeAt(start + i)) i++;
+            if (i === length) {
+              raw = entry - 1;
+              break;
+            }
+          }
+        }
+        slot = (slot + 1) & mask;
+      }
+      if (raw === -1) {
+        raw = this.add(slot, hash, text, start, start + length);
+        // Adding may have grown or rebuilt the arrays.
+        table = this.table;
+        mask = this.mask;
+        pool = this.pool;
+        poolStart = this.poolStart;
+        keyOfRaw = this.keyOfRaw;
+      }
+      raws[w] = raw;
+      keys[w] = keyOfRaw[raw]!;
+    }
   }
 
-  /** Raw id of `text.slice(start, end)`, `text` being the text of index `textIndex` (see `readText`). */
-  rawId(textIndex: number, text: string, start: number, end: number): number {
-    let hash = 0x811c9dc5 | 0;
-    for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  private add(slot: number, hash: number, text: string, start: number, end: number): number {
+    const keyId = this.keyId(text, start, end);
+    const id = this.raws++;
+    if (id + 1 >= this.poolStart.length) this.poolStart = grown(this.poolStart, id + 2);
+    if (id >= this.keyOfRaw.length) this.keyOfRaw = grown(this.keyOfRaw, id + 1);
+    const from = this.poolStart[id]!;
+    if (from + end - start > this.pool.length) this.pool = grown(this.pool, from + end - start);
+    const pool = this.pool;
+    for (let i = start; i < end; i++) pool[from + i - start] = text.charCodeAt(i);
+    this.poolStart[id + 1] = from + end - start;
+    this.keyOfRaw[id] = keyId;
+    this.table[2 * slot] = hash;
+    this.table[2 * slot + 1] = id + 1;
+    if (2 * this.raws > this.mask + 1) this.rehash();
+    return id;
+  }
+
+  /**
+   * Key id of the word `text[start, end)`: its `wordKey`, looked up by its code units. A word of ASCII characters
+   * is its own key lowered, read in place; any other word's key is computed as a string.
+   */
+  private keyId(text: string, start: number, end: number): number {
+    let hash = FNV_BASIS;
+    let ascii = true;
+    for (let i = start; i < end; i++) {
+      let c = text.charCodeAt(i);
+      if (c >= 128) {
+        ascii = false;
+        break;
+      }
+      if (c >= 65 && c <= 90) c += 32;
+      hash = Math.imul(hash ^ c, FNV_PRIME);
+    }
+    if (ascii) return this.findKey(text, start, end, hash, true);
+    const key = wordKey(text.slice(start, end));
+    hash = FNV_BASIS;
+    for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), FNV_PRIME);
+    return this.findKey(key, 0, key.length, hash, false);
+  }
+
+  /**
+   * Id of the key whose code units are those of `source[start, end)` (ASCII upper case lowered when `lower`),
+   * hashing to `hash`; a new id when it is new.
+   */
+  private findKey(source: string, start: number, end: number, hash: number, lower: boolean): number {
     const length = end - start;
-    const table = this.table;
-    const mask = this.mask;
+    const table = this.keyTable;
+    const mask = this.keyMask;
+    const pool = this.keyPool;
+    const poolStart = this.keyPoolStart;
     let slot = hash & mask;
     for (;;) {
-      const id = table[slot]!;
-      if (id === -1) break;
-      if (this.hashes[id] === hash && this.lengths[id] === length && this.sameWord(id, textIndex, text, start, length)) {
-        return id;
+      const entry = table[2 * slot + 1]!;
+      if (entry === 0) break;
+      const from = poolStart[entry - 1]!;
+      if (table[2 * slot] === hash && poolStart[entry]! - from === length) {
+        let i = 0;
+        for (; i < length; i++) {
+          let c = source.charCodeAt(start + i);
+          if (lower && c >= 65 && c <= 90) c += 32;
+          if (pool[from + i] !== c) break;
+        }
+        if (i === length) return entry - 1;
       }
       slot = (slot + 1) & mask;
     }
-    return this.add(slot, hash, textIndex, text, start, end);
-  }
-
-  /** Key id of a raw id. */
-  keyIdOf(rawId: number): number {
-    return this.keyOfRaw[rawId]!;
-  }
-
-  private sameWord(id: number, textIndex: number, text: string, start: number, length: number): boolean {
-    const from = this.starts[id]!;
-    const other = this.textOf[id]!;
-    if (other === textIndex && from === start) return true;
-    const otherText = this.texts[other]!;
-    for (let i = 0; i < length; i++) if (otherText.charCodeAt(from + i) !== text.charCodeAt(start + i)) return false;
-    return true;
-  }
-
-  private add(slot: number, hash: number, textIndex: number, text: string, start: number, end: number): number {
-    const key = wordKey(text.slice(start, end));
-    let keyId = this.keyIds.get(key);
-    if (keyId === undefined) {
-      keyId = this.keyIds.size;
-      this.keyIds.set(key, keyId);
+    const id = this.keys++;
+    if (id + 1 >= this.keyPoolStart.length) this.keyPoolStart = grown(this.keyPoolStart, id + 2);
+    const from = this.keyPoolStart[id]!;
+    if (from + length > this.keyPool.length) this.keyPool = grown(this.keyPool, from + length);
+    const target = this.keyPool;
+    for (let i = 0; i < length; i++) {
+      let c = source.charCodeAt(start + i);
+      if (lower && c >= 65 && c <= 90) c += 32;
+      target[from + i] = c;
     }
-    const id = this.raws++;
-    if (id === this.hashes.length) {
-      this.hashes = grown(this.hashes, id + 1);
-      this.textOf = grown(this.textOf, id + 1);
-      this.starts = grown(this.starts, id + 1);
-      this.lengths = grown(this.lengths, id + 1);
-      this.keyOfRaw = grown(this.keyOfRaw, id + 1);
+    this.keyPoolStart[id + 1] = from + length;
+    table[2 * slot] = hash;
+    table[2 * slot + 1] = id + 1;
+    if (2 * this.keys > mask + 1) {
+      this.keyTable = rehashed(table);
+      this.keyMask = 2 * mask + 1;
     }
-    this.hashes[id] = hash;
-    this.textOf[id] = textIndex;
-    this.starts[id] = start;
-    this.lengths[id] = end - start;
-    this.keyOfRaw[id] = keyId;
-    this.table[slot] = id;
-    if (2 * this.raws > this.table.length) this.rehash();
     return id;
   }
 
   private rehash(): void {
-    const table = new Int32Array(2 * this.table.length).fill(-1);
-    const mask = table.length - 1;
-    for (let id = 0; id < this.raws; id++) {
-      let slot = this.hashes[id]! & mask;
-      while (table[slot] !== -1) slot = (slot + 1) & mask;
-      table[slot] = id;
-    }
-    this.table = table;
-    this.mask = mask;
+    this.table = rehashed(this.table);
+    this.mask = 2 * this.mask + 1;
   }
 }
 
 /** One text cut into words. */
 export interface TokenizedText {
   text: string;
-  /** `wordSpans(text)`: `[start0, end0, start1, end1, ...]`. */
+  /** The words, as `wordSpans(text)` gives them: `[start0, end0, start1, end1, ...]`. */
   spans: Uint32Array;
   /** Id of each word's normalised key: what the alignment compares. */
   keys: Int32Array;
@@ -130,15 +231,10 @@ export interface TokenizedText {
 }
 
 export function tokenize(text: string, vocabulary: Vocabulary): TokenizedText {
-  const spans = wordSpans(text);
-  const count = spans.length / 2;
+  const { spans, hashes } = hashedWordSpans(text);
+  const count = hashes.length;
   const keys = new Int32Array(count);
   const raws = new Int32Array(count);
-  const textIndex = vocabulary.readText(text);
-  for (let w = 0; w < count; w++) {
-    const raw = vocabulary.rawId(textIndex, text, spans[2 * w]!, spans[2 * w + 1]!);
-    raws[w] = raw;
-    keys[w] = vocabulary.keyIdOf(raw);
-  }
+  vocabulary.readWords(text, spans, hashes, raws, keys);
   return { text, spans, keys, raws };
 }
