@@ -19,7 +19,7 @@ export function myersDiff(
   // trace holds, after step d, the furthest x of diagonals k = -d, -d + 2, ..., d at trace[d(d+1)/2 + (k+d)/2].
   let trace = new Int32Array(Math.min(1024, ((max + 1) * (max + 2)) / 2));
   for (let d = 0; d <= max; d++) {
-    const base = (d * (d + 1)) / 2;
+    const base = (d * (d + 1)) >> 1;
     if (base + d + 1 > trace.length) {
       const grown = new Int32Array(Math.min(((max + 1) * (max + 2)) / 2, 2 * trace.length + d + 1));
       grown.set(trace);
@@ -35,7 +35,7 @@ export function myersDiff(
         y++;
       }
       v[offset + k] = x;
-      trace[base + (k + d) / 2] = x;
+      trace[base + ((k + d) >> 1)] = x;
       if (x >= n && y >= m) return backtrack(trace, d, k, a0, b0);
     }
   }
@@ -46,16 +46,16 @@ function backtrack(trace: Int32Array, dEnd: number, kEnd: number, a0: number, b0
   const reversed: number[] = [];
   let k = kEnd;
   for (let d = dEnd; d >= 0; d--) {
-    const x = trace[(d * (d + 1)) / 2 + (k + d) / 2]!;
+    const x = trace[((d * (d + 1)) >> 1) + ((k + d) >> 1)]!;
     let snakeStart: number;
     let prevK = k;
     if (d === 0) {
       snakeStart = 0;
     } else {
-      const prevBase = ((d - 1) * d) / 2;
-      const down = k === -d || (k !== d && trace[prevBase + (k - 1 + d - 1) / 2]! < trace[prevBase + (k + 1 + d - 1) / 2]!);
+      const prevBase = ((d - 1) * d) >> 1;
+      const down = k === -d || (k !== d && trace[prevBase + ((k - 1 + d - 1) >> 1)]! < trace[prevBase + ((k + 1 + d - 1) >> 1)]!);
       prevK = down ? k + 1 : k - 1;
-      const prevX = trace[prevBase + (prevK + d - 1) / 2]!;
+      const prevX = trace[prevBase + ((prevK + d - 1) >> 1)]!;
       snakeStart = down ? prevX : prevX + 1;
     }
     if (x > snakeStart) reversed.push(x - snakeStart, b0 + snakeStart - k, a0 + snakeStart);
