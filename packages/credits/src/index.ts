@@ -1,4 +1,4 @@
-export { billedWords, countWords, hashedWordSpans, LONG_WORD, wordHash, wordSpans } from './words.js';
+export { billedWords, countWords, LONG_WORD, wordSpans } from './words.js';
 export {
   aiTextCredits, CREDIT_COSTS, creditsForWords, factCheckCredits, NEW_ACCOUNT_CREDITS, plagiarismCredits,
   textCompareCredits,

@@ -46,46 +46,21 @@ function isWordChar(cls: number): boolean {
   return cls === LETTER || cls === DIGIT || cls === UNDERSCORE;
 }
 
-/** FNV-1a offset basis and prime (32 bits): `wordHash` of the empty string, and the multiplier per code unit. */
-const FNV_BASIS = 0x811c9dc5 | 0;
-const FNV_PRIME = 0x01000193;
-
-/**
- * 32-bit FNV-1a hash of the UTF-16 code units of `text[start, end)`, as a signed integer: the hash that
- * {@link hashedWordSpans} gives each word.
- */
-export function wordHash(text: string, start: number, end: number): number {
-  let hash = FNV_BASIS;
-  for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
-  return hash;
-}
-
-/**
- * Growing list of spans `[start0, end0, start1, end1, ...]`, kept in a typed array, with the `wordHash` of each
- * span when `hashes` is on (the ASCII scanner computes it as it reads the word; other spans are hashed as added).
- */
+/** Growing list of spans `[start0, end0, start1, end1, ...]`, kept in a typed array. */
 class SpanList {
   data: Uint32Array;
   length = 0;
-  hashData: Int32Array;
 
-  constructor(capacity: number, readonly hashes = false) {
+  constructor(capacity: number) {
     this.data = new Uint32Array(Math.max(16, capacity));
-    this.hashData = new Int32Array(hashes ? this.data.length >>> 1 : 0);
   }
 
-  push(start: number, end: number, hash: number): void {
+  push(start: number, end: number): void {
     if (this.length + 2 > this.data.length) {
       const grown = new Uint32Array(2 * this.data.length);
       grown.set(this.data);
       this.data = grown;
-      if (this.hashes) {
-        const grownHashes = new Int32Array(this.data.length >>> 1);
-        grownHashes.set(this.hashData);
-        this.hashData = grownHashes;
-      }
     }
-    if (this.hashes) this.hashData[this.length >>> 1] = hash;
     this.data[this.length++] = start;
     this.data[this.length++] = end;
   }
@@ -110,8 +85,6 @@ function scanAsciiPiece(text: string, from: number, n: number, out: SpanList): n
     }
     const start = i;
     let wordLike = cls !== UNDERSCORE;
-    // FNV-1a of the word's code units, taken as they are read (each character of the word is read once here).
-    let hash = Math.imul(FNV_BASIS ^ code, FNV_PRIME);
     i++;
     while (i < n) {
       const nextCode = text.charCodeAt(i);
@@ -123,7 +96,6 @@ function scanAsciiPiece(text: string, from: number, n: number, out: SpanList): n
       if (isWordChar(next)) {
         if (next !== UNDERSCORE) wordLike = true;
         cls = next;
-        hash = Math.imul(hash ^ nextCode, FNV_PRIME);
         i++;
         continue;
       }
@@ -134,7 +106,6 @@ function scanAsciiPiece(text: string, from: number, n: number, out: SpanList): n
           return -1;
         }
         if (joinsAcross(cls, next, ASCII_CLASS[afterCode]!)) {
-          hash = Math.imul(hash ^ nextCode, FNV_PRIME);
           i += 1;
           continue;
         }
@@ -142,7 +113,7 @@ function scanAsciiPiece(text: string, from: number, n: number, out: SpanList): n
       break;
     }
     // ICU quirk, kept for parity: a lone '_' is not word-like, a run of two or more is.
-    if (wordLike || i - start > 1) out.push(start, i, hash);
+    if (wordLike || i - start > 1) out.push(start, i);
   }
   return i;
 }
@@ -167,10 +138,7 @@ function scanWithSegmenter(text: string, from: number, to: number, out: SpanList
   while (start < to) {
     const end = to - start > 2 * SEGMENTER_PIECE ? cutPoint(text, start, start + SEGMENTER_PIECE) : to;
     for (const s of segmenter.segment(text.slice(start, end))) {
-      if (!s.isWordLike) continue;
-      const wordStart = start + s.index;
-      const wordEnd = wordStart + s.segment.length;
-      out.push(wordStart, wordEnd, out.hashes ? wordHash(text, wordStart, wordEnd) : 0);
+      if (s.isWordLike) out.push(start + s.index, start + s.index + s.segment.length);
     }
     start = end;
   }
@@ -190,16 +158,6 @@ export function wordSpans(text: string): Uint32Array {
   const out = new SpanList(Math.ceil(text.length / 3));
   collectWordSpans(text, out);
   return out.data.slice(0, out.length);
-}
-
-/**
- * The word spans of `text` as {@link wordSpans} gives them, and the {@link wordHash} of each word, found in the
- * same pass: what a caller that looks words up in a hash table needs, without reading each word twice.
- */
-export function hashedWordSpans(text: string): { spans: Uint32Array; hashes: Int32Array } {
-  const out = new SpanList(Math.ceil(text.length / 3), true);
-  collectWordSpans(text, out);
-  return { spans: out.data.slice(0, out.length), hashes: out.hashData.slice(0, out.length >>> 1) };
 }
 
 /** Appends the word spans of `text` to `out` (see {@link wordSpans}). */

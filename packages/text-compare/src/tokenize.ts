@@ -1,4 +1,4 @@
-import { hashedWordSpans } from '@content-analysis/credits';
+import { wordSpans } from '@content-analysis/credits';
 import { wordKey } from './wordKey.js';
 
 /** Fewest slots of the first table; it doubles whenever it is half full. */
@@ -12,6 +12,13 @@ function grown<T extends Int32Array<ArrayBuffer> | Uint16Array<ArrayBuffer>>(arr
 
 const FNV_BASIS = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
+
+/** 32-bit FNV-1a hash of the UTF-16 code units of `text[start, end)`: what the vocabulary hashes words with. */
+export function wordHash(text: string, start: number, end: number): number {
+  let hash = FNV_BASIS;
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
+  return hash;
+}
 
 /** A table of `[hash, id + 1]` pairs (0: empty slot) rebuilt with twice the slots. */
 function rehashed(old: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
@@ -30,7 +37,7 @@ function rehashed(old: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
 /**
  * Integer ids shared by the two texts of one comparison: a raw id per distinct word as written, a key id per
  * distinct normalised key (`wordKey`). Words are looked up by their characters in place, in an open-addressing
- * table hashed with FNV-1a (the hash `hashedWordSpans` computes while it cuts the text into words): each slot
+ * table hashed with FNV-1a (`wordHash`): each slot
  * holds a hash and a raw id, and the code units of each distinct word are kept once, one after another, in a
  * pool, so that a lookup touches the table and, only when hash and length agree, a short stretch of the pool.
  * Keys are found the same way in a second table; no string is cut out of the text, except the key of a
@@ -79,21 +86,23 @@ export class Vocabulary {
   }
 
   /**
-   * Reads the words of `text` (`spans` and `hashes` as `hashedWordSpans` gives them): writes the raw id and the
+   * Reads the words of `text` (`spans` as `wordSpans` gives them): writes the raw id and the
    * key id of word `w` to `raws[w]` and `keys[w]`. Ids are given in order of first occurrence over all the texts
    * read by this vocabulary.
    */
-  readWords(text: string, spans: Uint32Array, hashes: Int32Array, raws: Int32Array, keys: Int32Array): void {
+  readWords(text: string, spans: Uint32Array, raws: Int32Array, keys: Int32Array): void {
     let table = this.table;
     let mask = this.mask;
     let pool = this.pool;
     let poolStart = this.poolStart;
     let keyOfRaw = this.keyOfRaw;
-    const count = hashes.length;
+    const count = spans.length >>> 1;
     for (let w = 0; w < count; w++) {
-      const hash = hashes[w]!;
       const start = spans[2 * w]!;
-      const length = spans[2 * w + 1]! - start;
+      const end = spans[2 * w + 1]!;
+      const length = end - start;
+      let hash = FNV_BASIS;
+      for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
       let slot = hash & mask;
       let raw = -1;
       for (;;) {
@@ -231,10 +240,10 @@ export interface TokenizedText {
 }
 
 export function tokenize(text: string, vocabulary: Vocabulary): TokenizedText {
-  const { spans, hashes } = hashedWordSpans(text);
-  const count = hashes.length;
+  const spans = wordSpans(text);
+  const count = spans.length >>> 1;
   const keys = new Int32Array(count);
   const raws = new Int32Array(count);
-  vocabulary.readWords(text, spans, hashes, raws, keys);
+  vocabulary.readWords(text, spans, raws, keys);
   return { text, spans, keys, raws };
 }

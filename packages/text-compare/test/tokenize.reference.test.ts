@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { hashedWordSpans, wordHash, wordSpans } from '@content-analysis/credits';
+import { wordSpans } from '@content-analysis/credits';
 import { describe, expect, it } from 'vitest';
-import { tokenize, Vocabulary } from '../src/tokenize.js';
+import { tokenize, Vocabulary, wordHash } from '../src/tokenize.js';
 import { wordKey } from '../src/wordKey.js';
 import { seededRandom } from './helpers.js';
 
@@ -36,12 +36,7 @@ function expectSameAsReference(first: string, second: string, expectedWords?: nu
   const want = referenceIds([first, second]);
   for (let t = 0; t < 2; t++) {
     const text = t === 0 ? first : second;
-    const { spans, hashes } = hashedWordSpans(text);
-    expect(Array.from(spans)).toEqual(Array.from(wordSpans(text)));
-    for (let w = 0; w < hashes.length; w++) {
-      if (hashes[w] !== wordHash(text, spans[2 * w]!, spans[2 * w + 1]!)) throw new Error(`hash of word ${w} of text ${t}`);
-    }
-    expect(Array.from(got[t]!.spans)).toEqual(Array.from(spans));
+    expect(Array.from(got[t]!.spans)).toEqual(Array.from(wordSpans(text)));
     // Compared as whole arrays: a mismatch names the first differing word.
     expect(Array.from(got[t]!.raws)).toEqual(Array.from(want[t]!.raws));
     expect(Array.from(got[t]!.keys)).toEqual(Array.from(want[t]!.keys));
