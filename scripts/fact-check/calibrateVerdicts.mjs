@@ -12,6 +12,12 @@
 //   chosen on the OUT-OF-FOLD probabilities of that strength (by the mean of the two sets' macro F1), not on the
 //   probabilities of a model that has seen the same claims;
 // - FACT_CHECK_COMPARE=1 also cross-validates the 14 features of 2.1.0 and prints them beside (not shipped).
+// Since calibration 1.2.0 (issue 34, second attempt): the decision search also chooses a DISPUTED rule (one passage
+// entails with at least minEntailment while one contradicts with at least minContradiction -> PARTIALLY_SUPPORTED,
+// or no rule), on the same out-of-fold probabilities. The objective stays the mean of each set's own macro F1
+// (CLIMATE-FEVER dev over its 4 classes, FEVER over its 3), so neither set dominates; only CLIMATE-FEVER has a
+// DISPUTED class, so the rule is kept only when it raises the climate score by more than it costs FEVER. The line
+// `decision without the DISPUTED rule` prints the best decision of 1.1.0's search on the same probabilities beside.
 // Run: node scripts/fact-check/calibrateVerdicts.mjs  (after tsc -b packages/fact-check; about 10 minutes on the shared machine)
 process.env.DOTENV_CONFIG_QUIET = 'true';
 import { writeFileSync } from 'node:fs';
@@ -118,23 +124,36 @@ function crossValidate(rows, lambda, featureCount) {
  * The decision settings with the best mean macro F1 of the calibration sets, given each row's probabilities (rows
  * without evidence are NOT_ENOUGH_EVIDENCE); ties keep the smaller change from (0.5, 1, 1, 1, blocking).
  */
-function chooseDecision(items, probabilityOf) {
+const DISPUTE_THRESHOLDS = [0.5, 0.6, 0.7, 0.8, 0.9];
+const DISPUTE_RULES = [null, ...DISPUTE_THRESHOLDS.flatMap((e) => DISPUTE_THRESHOLDS.map((c) => ({ minEntailment: e, minContradiction: c })))];
+
+function chooseDecision(items, probabilityOf, disputeRules = DISPUTE_RULES) {
   let best;
+  for (const disputed of disputeRules) {
+    const here = chooseWeights(items, probabilityOf, disputed);
+    if (!best || here.objective > best.objective + 1e-9) best = here;
+  }
+  return best;
+}
+
+function chooseWeights(items, probabilityOf, disputed) {
+  let best;
+  const bySet = Object.keys(sets).map((name) => [name, items.filter((r) => r.set === name)]);
   const grid = [0.75, 1, 1.25, 1.5, 2];
   for (const blockUnstated of [true, false]) {
     for (const min of [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6]) {
       for (const wR of grid) {
         for (const wN of grid) {
           for (const wD of [1, 1.5, 2, 2.5, 3]) {
-            const candidate = { minProbability: min, decisionWeights: [1, wR, wN, wD], blockUnstated };
-            const perSet = Object.keys(sets).map((name) => {
-              const pairs = items.filter((r) => r.set === name).map((r) => [r.label, verdictLabel(r.x ? fc.chooseVerdict(probabilityOf(r), r.conflicts, candidate).verdict : 'NOT_ENOUGH_EVIDENCE', name)]);
+            const candidate = { minProbability: min, decisionWeights: [1, wR, wN, wD], blockUnstated, disputed };
+            const perSet = bySet.map(([name, inSet]) => {
+              const pairs = inSet.map((r) => [r.label, verdictLabel(r.x ? fc.chooseVerdict(probabilityOf(r), r.conflicts, candidate, r.stance).verdict : 'NOT_ENOUGH_EVIDENCE', name)]);
               return { name, ...scores(pairs, SET_LABELS[name]) };
             });
             const objective = perSet.reduce((s, r) => s + r.macroF1, 0) / perSet.length;
             const change = Math.abs(wR - 1) + Math.abs(wN - 1) + Math.abs(wD - 1) + Math.abs(min - 0.5) + (blockUnstated ? 0 : 0.01);
             if (!best || objective > best.objective + 1e-9 || (Math.abs(objective - best.objective) <= 1e-9 && change < best.change)) {
-              best = { objective, change, min, weights: [1, wR, wN, wD], blockUnstated, perSet };
+              best = { objective, change, min, weights: [1, wR, wN, wD], blockUnstated, disputed, perSet };
             }
           }
         }
@@ -144,7 +163,8 @@ function chooseDecision(items, probabilityOf) {
   return best;
 }
 
-const describe = (d) => `min ${d.min}, weights ${d.weights.join(' / ')}, blocking ${d.blockUnstated}: mean macro F1 ${fmt(d.objective)} (${d.perSet.map((r) => `${r.name} accuracy ${fmt(r.accuracy)} macro F1 ${fmt(r.macroF1)}`).join('; ')})`;
+const describeRule = (r) => (r ? `DISPUTED when entailment >= ${r.minEntailment} and contradiction >= ${r.minContradiction}` : 'no DISPUTED rule');
+const describe = (d) => `min ${d.min}, weights ${d.weights.join(' / ')}, blocking ${d.blockUnstated}, ${describeRule(d.disputed)}: mean macro F1 ${fmt(d.objective)} (${d.perSet.map((r) => `${r.name} accuracy ${fmt(r.accuracy)} macro F1 ${fmt(r.macroF1)}`).join('; ')})`;
 
 const models = {};
 for (const version of ['1.x', '2.0']) {
@@ -162,6 +182,7 @@ for (const version of ['1.x', '2.0']) {
       items.push({
         set: name, label: r.label, fold, y: CLASS[r.label], w: 1000 / evidenced, x: [...fc.verdictFeatures(r.judged)],
         conflicts: fc.passageConflicts(r.judged[support].alignment, r.judged[support].overlap),
+        stance: { maxEntailment: r.judged[support].p[0], maxContradiction: Math.max(...r.judged.map((s) => s.p[2])) },
       });
     });
   }
@@ -176,14 +197,18 @@ for (const version of ['1.x', '2.0']) {
       console.log(`  ${version}, ${featureCount} features, L2 ${lambda}: out-of-fold log loss ${fmt(cv.logLoss)} (${Object.entries(cv.perSet).map(([n, l]) => `${n} ${fmt(l)}`).join(', ')})`);
       if (!bestHere || cv.logLoss < bestHere.logLoss - 1e-9) bestHere = { ...cv, lambda };
     }
+    const withoutRule = chooseDecision(items, (r) => bestHere.probabilities.get(r), [null]);
+    console.log(`  ${version}, ${featureCount} features: L2 ${bestHere.lambda}; decision without the DISPUTED rule (1.1.0's search) on the out-of-fold probabilities: ${describe(withoutRule)}`);
     const decision = chooseDecision(items, (r) => bestHere.probabilities.get(r));
     console.log(`  ${version}, ${featureCount} features: L2 ${bestHere.lambda}; decision on the out-of-fold probabilities: ${describe(decision)}`);
+    console.log(`  ${version}, out-of-fold confusion (gold -> answered) of that decision: ${JSON.stringify(confusion(items, (r) => bestHere.probabilities.get(r), decision))}`);
     if (featureCount === F) chosen = { ...bestHere, decision };
   }
   const model = fit(rows.map((r) => r.x), rows.map((r) => r.y), rows.map((r) => r.w), chosen.lambda);
   const { decision } = chosen;
   const calibration = {
     features: [...fc.VERDICT_FEATURES], ...model, minProbability: decision.min, decisionWeights: decision.weights, blockUnstated: decision.blockUnstated,
+    disputed: decision.disputed,
   };
   const fitted = rows.map((r) => fc.calibratedProbabilities(r.x, calibration));
   const outOfFold = rows.map((r) => chosen.probabilities.get(r));
@@ -198,19 +223,31 @@ for (const version of ['1.x', '2.0']) {
     crossValidatedLogLoss: Object.fromEntries(Object.entries(chosen.perSet).map(([n, l]) => [n, Math.round(l * 1000) / 1000])),
     crossValidatedMacroF1: Object.fromEntries(decision.perSet.map((r) => [r.name, Math.round(r.macroF1 * 1000) / 1000])),
   };
-  console.log(`${version}: L2 ${chosen.lambda}, minProbability ${decision.min}, decision weights ${decision.weights.join(' / ')}, blocking unstated words ${decision.blockUnstated}; cross-validated mean macro F1 ${fmt(decision.objective)}; ECE of the top class: out of fold ${fmt(models[version].crossValidatedEce)}, on the fit ${fmt(models[version].calibrationEce)}; rows ${JSON.stringify(models[version].fittedOn)}`);
+  console.log(`${version}: L2 ${chosen.lambda}, minProbability ${decision.min}, decision weights ${decision.weights.join(' / ')}, blocking unstated words ${decision.blockUnstated}, ${describeRule(decision.disputed)}; cross-validated mean macro F1 ${fmt(decision.objective)}; ECE of the top class: out of fold ${fmt(models[version].crossValidatedEce)}, on the fit ${fmt(models[version].calibrationEce)}; rows ${JSON.stringify(models[version].fittedOn)}`);
 }
 
 /** The scores of one fixed decision (for the in-sample line). */
 function chooseDecisionAt(items, probabilityOf, d) {
-  const candidate = { minProbability: d.min, decisionWeights: d.weights, blockUnstated: d.blockUnstated };
+  const candidate = { minProbability: d.min, decisionWeights: d.weights, blockUnstated: d.blockUnstated, disputed: d.disputed };
   const perSet = Object.keys(sets).map((name) => ({
     name,
-    ...scores(items.filter((r) => r.set === name).map((r) => [r.label, verdictLabel(r.x ? fc.chooseVerdict(probabilityOf(r), r.conflicts, candidate).verdict : 'NOT_ENOUGH_EVIDENCE', name)]), SET_LABELS[name]),
+    ...scores(items.filter((r) => r.set === name).map((r) => [r.label, verdictLabel(r.x ? fc.chooseVerdict(probabilityOf(r), r.conflicts, candidate, r.stance).verdict : 'NOT_ENOUGH_EVIDENCE', name)]), SET_LABELS[name]),
   }));
   return { perSet, objective: perSet.reduce((s, r) => s + r.macroF1, 0) / perSet.length };
 }
 
+/** Per set, gold label -> answered label counts of one decision (out-of-fold calibration data only). */
+function confusion(items, probabilityOf, d) {
+  const candidate = { minProbability: d.min, decisionWeights: d.weights, blockUnstated: d.blockUnstated, disputed: d.disputed };
+  const table = {};
+  for (const r of items) {
+    const answered = verdictLabel(r.x ? fc.chooseVerdict(probabilityOf(r), r.conflicts, candidate, r.stance).verdict : 'NOT_ENOUGH_EVIDENCE', r.set);
+    const row = ((table[r.set] ??= {})[r.label] ??= {});
+    row[answered] = (row[answered] ?? 0) + 1;
+  }
+  return table;
+}
+
 const out = new URL('../../packages/fact-check/models/verdict-calibration.json', import.meta.url);
-writeFileSync(out, `${JSON.stringify({ version: '1.1.0', classes: [...fc.CALIBRATED_CLASSES], models }, null, 1)}\n`);
+writeFileSync(out, `${JSON.stringify({ version: '1.2.0', classes: [...fc.CALIBRATED_CLASSES], models }, null, 1)}\n`);
 console.log(`wrote ${out.pathname}`);

@@ -165,6 +165,18 @@ export interface VerdictCalibration {
   decisionWeights: readonly number[];
   /** Whether comparison and cause words the supporting passage does not state rule out SUPPORTED (chosen on the calibration data). */
   blockUnstated: boolean;
+  /**
+   * Since 1.2.0 of the calibration: the evidence disputes the claim (PARTIALLY_SUPPORTED) when one relevant passage
+   * entails it with at least `minEntailment` and one contradicts it with at least `minContradiction` (entailment
+   * model probabilities); thresholds chosen on the out-of-fold calibration data, absent or null when the rule is off.
+   */
+  disputed?: { minEntailment: number; minContradiction: number } | null;
+}
+
+/** The strongest sides the relevant passages take: the highest entailment and contradiction probabilities. */
+export interface EvidenceStance {
+  maxEntailment: number;
+  maxContradiction: number;
 }
 
 let calibrations: Record<string, VerdictCalibration> | undefined;
@@ -224,13 +236,16 @@ export interface CalibratedDecision {
  * SUPPORTED in every language: when the passage that supports best states another year or figure, the opposite
  * negation or comparison, or does not name the claim's names, the claim is REFUTED if the evidence takes a side
  * (P(SUPPORTED) + P(REFUTED) reaches `minProbability`) through a conflict of figures, dates, negation or opposites,
- * and NOT_ENOUGH_EVIDENCE otherwise.
+ * and NOT_ENOUGH_EVIDENCE otherwise. When the calibration's `disputed` rule is set and one passage entails the claim
+ * while another contradicts it (both at least at its thresholds), the verdict is PARTIALLY_SUPPORTED: the evidence
+ * takes both sides.
  */
 export function calibratedVerdict(passages: readonly CalibrationPassage[], calibration: VerdictCalibration): CalibratedDecision {
   const probabilities = calibratedProbabilities(verdictFeatures(passages), calibration) as [number, number, number, number];
   const support = argmax(passages, (s) => s.p[0]);
   const refute = argmax(passages, (s) => s.p[2] - s.p[0]);
-  const { verdict, blocked } = chooseVerdict(probabilities, passageConflicts(passages[support]!.alignment, passages[support]!.overlap), calibration);
+  const stance = { maxEntailment: passages[support]!.p[0], maxContradiction: Math.max(...passages.map((s) => s.p[2])) };
+  const { verdict, blocked } = chooseVerdict(probabilities, passageConflicts(passages[support]!.alignment, passages[support]!.overlap), calibration, stance);
   const decisive = verdict === 'REFUTED' && !blocked ? refute : support;
   const [pS, pR, , pD] = probabilities;
   return {
@@ -250,9 +265,14 @@ export function calibratedVerdict(passages: readonly CalibrationPassage[], calib
 export function chooseVerdict(
   probabilities: readonly [number, number, number, number],
   supportConflicts: PassageConflicts,
-  calibration: Pick<VerdictCalibration, 'minProbability' | 'decisionWeights' | 'blockUnstated'>,
+  calibration: Pick<VerdictCalibration, 'minProbability' | 'decisionWeights' | 'blockUnstated' | 'disputed'>,
+  stance?: EvidenceStance,
 ): { verdict: ClaimVerdict; blocked: boolean } {
   const [pS, pR, pN, pD] = probabilities;
+  const dispute = calibration.disputed;
+  if (dispute && stance && stance.maxEntailment >= dispute.minEntailment && stance.maxContradiction >= dispute.minContradiction) {
+    return { verdict: 'PARTIALLY_SUPPORTED', blocked: false };
+  }
   const [wS, wR, wN, wD] = [0, 1, 2, 3].map((k) => calibration.decisionWeights[k] ?? 1) as [number, number, number, number];
   const min = calibration.minProbability;
   const top = Math.max(wS * pS, wR * pR, wD * pD);

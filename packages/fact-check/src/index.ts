@@ -5,7 +5,7 @@ export {
   CALIBRATED_CLASSES, calibratedProbabilities, calibratedVerdict, chooseVerdict, hasConflict, loadVerdictCalibration, passageConflicts,
   VERDICT_FEATURES, verdictFeatures,
 } from './calibratedVerdict.js';
-export type { CalibratedDecision, CalibrationPassage, PassageConflicts, VerdictCalibration } from './calibratedVerdict.js';
+export type { CalibratedDecision, CalibrationPassage, EvidenceStance, PassageConflicts, VerdictCalibration } from './calibratedVerdict.js';
 export type { Bm25Options } from './bm25.js';
 export { checkFacts, findCheckableClaims, gatherClaimEvidence, judgeClaims } from './checkFacts.js';
 export type { CheckableClaims, CheckFactsOptions, FactCheckClaim, FactCheckResult, FindClaimsOptions, GatheredClaims } from './checkFacts.js';

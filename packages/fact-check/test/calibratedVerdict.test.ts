@@ -22,6 +22,17 @@ describe('chooseVerdict', () => {
     expect(chooseVerdict([0.7, 0.1, 0.15, 0.05], { ...none, numbers: [250] }, decision)).toEqual({ verdict: 'REFUTED', blocked: true });
     expect(chooseVerdict([0.7, 0.1, 0.15, 0.05], none, decision)).toEqual({ verdict: 'SUPPORTED', blocked: false });
   });
+
+  it('answers PARTIALLY_SUPPORTED when one passage entails and another contradicts, only with the DISPUTED rule on', () => {
+    const disputed = { ...decision, disputed: { minEntailment: 0.6, minContradiction: 0.7 } };
+    const p = [0.7, 0.1, 0.15, 0.05] as const;
+    expect(chooseVerdict(p, none, disputed, { maxEntailment: 0.9, maxContradiction: 0.75 })).toEqual({ verdict: 'PARTIALLY_SUPPORTED', blocked: false });
+    // One side under its threshold: the calibrated decision stands.
+    expect(chooseVerdict(p, none, disputed, { maxEntailment: 0.9, maxContradiction: 0.65 })).toEqual({ verdict: 'SUPPORTED', blocked: false });
+    expect(chooseVerdict(p, none, disputed, { maxEntailment: 0.55, maxContradiction: 0.9 })).toEqual({ verdict: 'SUPPORTED', blocked: false });
+    // Without the rule (null, as in calibration 1.1.0) both sides change nothing.
+    expect(chooseVerdict(p, none, { ...decision, disputed: null }, { maxEntailment: 0.9, maxContradiction: 0.9 }).verdict).toBe('SUPPORTED');
+  });
 });
 
 describe('verdictFeatures', () => {
