@@ -27,13 +27,23 @@ const image = await b.decodeImage(bytes);
 const recompressed = await b.recompressJpeg(image);
 const rowsOut = [];
 for (const id of process.env.COMPARE_KERNELS?.split(',') ?? KERNELS) {
-  const ta = [], tb = [];
+  const ta = [], tb = [], ca = [], cb = [];
+  // Wall time, and the process's CPU time (user + system: on a loaded machine the wall time also counts the time
+  // other processes held the core, the CPU time does not).
+  const timed = (run, wall, cpu) => {
+    const c = process.cpuUsage(), t = performance.now();
+    run();
+    wall.push(performance.now() - t);
+    const d = process.cpuUsage(c);
+    cpu.push((d.user + d.system) / 1000);
+  };
   a.kernelRegistry[id].run({ image, recompressed }); b.kernelRegistry[id].run({ image, recompressed });
   for (let i = 0; i < reps; i++) {
-    let t = performance.now(); a.kernelRegistry[id].run({ image, recompressed }); ta.push(performance.now() - t);
-    t = performance.now(); b.kernelRegistry[id].run({ image, recompressed }); tb.push(performance.now() - t);
+    timed(() => a.kernelRegistry[id].run({ image, recompressed }), ta, ca);
+    timed(() => b.kernelRegistry[id].run({ image, recompressed }), tb, cb);
   }
-  rowsOut.push({ id, 'before ms': median(ta).toFixed(1), 'after ms': median(tb).toFixed(1), 'after/before': (median(tb) / median(ta)).toFixed(3) });
+  rowsOut.push({ id, 'before ms': median(ta).toFixed(1), 'after ms': median(tb).toFixed(1), 'after/before': (median(tb) / median(ta)).toFixed(3),
+    'CPU before ms': median(ca).toFixed(1), 'CPU after ms': median(cb).toFixed(1), 'CPU after/before': (median(cb) / median(ca)).toFixed(3) });
 }
 console.table(rowsOut);
 if (process.env.COMPARE_WHOLE === '0') process.exit(0);
