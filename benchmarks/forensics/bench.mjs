@@ -1,35 +1,51 @@
-// Benchmark of @content-analysis/forensics: megapixels per second per kernel on 1, 4 and 12 MP images; ELA (JPEG
-// round trip + kernel) against the floor of sharp's own decode + JPEG re-encode + decode of the same image; the worker
-// pool's speed-up for one image's kernels, and each kernel alone in the pool (split into row bands). All ratios are
-// measured in this run.
-// Run after building: `node_modules/.bin/tsc -b packages/forensics && node benchmarks/forensics/bench.mjs [sizes]`
-// e.g. `node benchmarks/forensics/bench.mjs 1,4` to skip 12 MP. FORENSICS_DIST=<dir> benchmarks another build of the
-// package (e.g. a copy of dist/ from the previous commit) for a before/after comparison under the same conditions.
+// Benchmark of @content-analysis/forensics on real camera photos at their own resolution (testImage.mjs's
+// cameraPhotos, from the shared datasets): medians (tinybench) of
+//  1. each pixel-domain kernel on the main thread, against sharp's decode of the same file in the same Bench;
+//  2. ELA's whole path (decodeImage, recompressJpeg at quality 90, errorLevelAnalysis) against its codec floor: sharp's
+//     decode + JPEG encode with recompressJpeg's settings (quality 90, 4:2:0, standard tables, no mozjpeg) + decode;
+//  3. decode plus every pixel-domain kernel in a 2-thread ForensicsPool, the bytes decoded afresh in every run (a new
+//     image each time: its pixels copied to shared memory and its luma computed again; only the released buffers of
+//     earlier images are recycled, as between two requests), against sharp's decode; and the same serially.
+// Each anchor is timed before and after what it anchors and the ratio uses the mean of the two medians. The load
+// average and a parallelism probe are printed at start and end. The JPEG-domain kernels are timed by jpeg.mjs.
+// Run after building: `node_modules/.bin/tsc -b packages/forensics && node benchmarks/forensics/bench.mjs [photos]`
+// photos: comma-separated names of cameraPhotos (default all). BENCH_TIME=<ms> (default 3000) is the time per task and
+// BENCH_RUNS=<n> (default 15) the least number of runs per task. FORENSICS_DIST=<dir> times another build of the
+// package (e.g. a copy of dist/ from an earlier commit, next to a package.json so it resolves sharp and piscina).
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { Bench } from 'tinybench';
-import { testJpeg } from './testImage.mjs';
+import { cameraPhotoPath, cameraPhotos, datasetsDir } from './testImage.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const f = await import(join(process.env.FORENSICS_DIST ? resolve(process.env.FORENSICS_DIST) : join(root, 'packages/forensics/dist'), 'index.js'));
 const sharp = createRequire(join(root, 'packages/forensics/package.json'))('sharp');
-const sizes = (process.argv[2] ?? '1,4,12').split(',').map(Number);
-const SIDES = { 1: [1152, 864], 4: [2304, 1728], 12: [4000, 3000] };
+const photos = (process.argv[2] ?? Object.keys(cameraPhotos).join(',')).split(',');
+const TIME = Number(process.env.BENCH_TIME ?? 3000), RUNS = Number(process.env.BENCH_RUNS ?? 15);
+/** The kernels that work on pixels (the JPEG-domain ones, which read the file's coefficients, are in jpeg.mjs). */
+const PIXEL_KERNELS = ['ela', 'wavelet-noise', 'median-residual', 'cfa-variance', 'cfa-reinterpolation', 'edge-anomaly', 'spectral'];
+for (const id of PIXEL_KERNELS) if (!f.KERNEL_IDS.includes(id)) throw new Error(`kernel ${id} is not in this build's registry`);
 
-async function mean(name, fn, iterations) {
-  const bench = new Bench({ time: 0, iterations, warmupTime: 0, warmupIterations: 1 });
-  bench.add(name, fn);
+/** Runs the tasks in order (each at least RUNS times and TIME ms, after 3 warm-up runs); median ms and runs by name. */
+async function medians(tasks) {
+  const bench = new Bench({ time: TIME, iterations: RUNS, warmupIterations: 3, warmupTime: 0 });
+  for (const [name, fn] of tasks) bench.add(name, fn);
   await bench.run();
-  const r = bench.tasks[0].result;
-  if (r.state !== 'completed') throw new Error(`${name}: ${r.state} ${r.error ?? ''}`);
-  return r.latency.mean;
+  const out = {};
+  for (const task of bench.tasks) {
+    const r = task.result;
+    if (r.state !== 'completed') throw new Error(`${task.name}: ${r.state} ${r.error ?? ''}`);
+    out[task.name] = { ms: r.latency.p50, runs: r.latency.samplesCount, mad: r.latency.mad };
+  }
+  return out;
 }
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
-console.log(`${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}, load average (1/5/15 min) at start: ${load()}`);
+const ms = (v) => v.toFixed(v < 10 ? 1 : 0);
 
 /**
  * Cores this process actually gets: the same fixed integer loop in 1 and in 2 worker threads at once; wall time of
@@ -51,61 +67,67 @@ async function parallelism() {
   const one = await run(1), two = await run(2);
   return two / one;
 }
-const spin = await parallelism();
-console.log(`parallelism probe: 2 threads take ${spin.toFixed(2)}x the wall time of 1 (1.0 = two free cores, 2.0 = one); best possible pool speed-up here ~${(2 / spin).toFixed(2)}`);
-const rows = [];
-const poolRows = [];
+
+console.log(`${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}, sharp ${sharp.versions.sharp} (libvips ${sharp.versions.vips}); tinybench medians, at least ${RUNS} runs and ${TIME} ms per task`);
+console.log(`load average (1/5/15 min) at start: ${load()}`);
+console.log(`parallelism probe at start: 2 threads take ${(await parallelism()).toFixed(2)}x the wall time of 1 (1.0 = two free cores, 2.0 = one)`);
+
 const pool = new f.ForensicsPool({ threads: 2 });
-for (const mp of sizes) {
-  const [w, h] = SIDES[mp];
-  const jpeg = await testJpeg(sharp, w, h);
-  const image = await f.decodeImage(jpeg);
-  const iterations = mp >= 12 ? 3 : mp >= 4 ? 5 : 15; // more at 1 MP, where a run is short and noisy
-  const floor = await mean('sharp floor', async () => {
-    const px = await sharp(jpeg).raw().toBuffer();
-    const again = await sharp(px, { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 90, optimiseCoding: false }).toBuffer();
-    await sharp(again).raw().toBuffer();
-  }, iterations);
-  const decode = await mean('decode', () => f.decodeImage(jpeg), iterations);
+const summary = [];
+for (const name of photos) {
+  const path = cameraPhotoPath(name);
+  const bytes = readFileSync(path);
+  const image = await f.decodeImage(bytes);
+  const mp = (image.width * image.height) / 1e6;
+  console.log(`\n== ${name}: ${relative(datasetsDir, path)}, ${image.width}x${image.height} (${mp.toFixed(1)} MP), ${(bytes.length / 1e6).toFixed(2)} MB; load ${load()}`);
   const recompressed = await f.recompressJpeg(image);
-  const elaTotal = await mean('ela total', async () => {
-    const img = await f.decodeImage(jpeg);
+  const decode = () => sharp(bytes).raw().toBuffer();
+
+  // 1. Kernels on the main thread (each computes its own luma), between two sharp decodes of the file.
+  const k = await medians([
+    ['decode', decode],
+    ...PIXEL_KERNELS.map((id) => [id, () => f.kernelRegistry[id].run({ image, recompressed })]),
+    ['decode (end)', decode],
+  ]);
+  const decodeMs = (k.decode.ms + k['decode (end)'].ms) / 2;
+  console.table(Object.fromEntries([['sharp decode (anchor)', k.decode], ...PIXEL_KERNELS.map((id) => [id, k[id]]), ['sharp decode (anchor, end)', k['decode (end)']]].map(([n, r]) => [n, {
+    'median ms': ms(r.ms), 'MAD ms': ms(r.mad), runs: r.runs, 'x sharp decode': (r.ms / decodeMs).toFixed(2), 'MP/s': (mp / (r.ms / 1000)).toFixed(0),
+  }])));
+
+  // 2. ELA's whole path against its codec floor (the same encoder settings as recompressJpeg).
+  const floor = async () => {
+    const px = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
+    const again = await sharp(px.data, { raw: px.info }).jpeg({ quality: 90, chromaSubsampling: '4:2:0', optimiseCoding: false, mozjpeg: false }).toBuffer();
+    await sharp(again).toColourspace('srgb').raw().toBuffer();
+  };
+  const elaPath = async () => {
+    const img = await f.decodeImage(bytes);
     f.errorLevelAnalysis(img, await f.recompressJpeg(img));
-  }, iterations);
-  // The same path with the difference in the pool's two threads (as analyzeImage runs it); a fresh wrapper object per
-  // run so the pool copies the pixels to shared memory each time, as for a new image.
-  const elaPool = await mean('ela total, pool', async () => {
-    const img = await f.decodeImage(jpeg);
-    await pool.run('ela', { image: img, recompressed: await f.recompressJpeg(img) });
-  }, iterations);
-  const row = { MP: mp, 'floor ms': floor.toFixed(0), 'ELA total ms': elaTotal.toFixed(0), 'ELA/floor': (elaTotal / floor).toFixed(2),
-    'ELA pool ms': elaPool.toFixed(0), 'ELA pool/floor': (elaPool / floor).toFixed(2) };
-  for (const id of f.KERNEL_IDS) {
-    const ms = await mean(id, () => f.kernelRegistry[id].run({ image, recompressed }), iterations);
-    row[`${id} ms`] = ms.toFixed(0);
-    row[`${id} MP/s`] = ((w * h) / 1e6 / (ms / 1000)).toFixed(1);
-    // One kernel alone in the 2-thread pool (row bands where it has them); a fresh wrapper per run, so the pixels
-    // are copied to shared memory and the luma planes computed again each time (both included).
-    await pool.run(id, { image: { ...image }, recompressed });
-    const pooledMs = await mean(`${id} pool`, () => pool.run(id, { image: { ...image }, recompressed }), iterations);
-    row[`${id} pool ms`] = pooledMs.toFixed(0);
-  }
-  rows.push(row);
-  // The main thread has run every kernel in the per-kernel benchmarks above; the workers get the same warm-up, so
-  // the comparison is not of optimised code against code still being compiled.
-  for (let i = 0; i < 3; i++) await f.analyzeImage(image, { pool });
-  const serial = await mean('serial', () => f.analyzeImage(image), iterations);
-  const pooled = await mean('pool', () => f.analyzeImage(image, { pool }), iterations);
-  const whole = await mean('whole', () => f.analyzeImage(jpeg, { pool }), iterations);
-  poolRows.push({ MP: mp, 'decode ms': decode.toFixed(0), 'all kernels serial ms': serial.toFixed(0), 'pool (2 threads) ms': pooled.toFixed(0),
-    'speed-up': (serial / pooled).toFixed(2), 'decode+all kernels in pool ms': whole.toFixed(0) });
+  };
+  const e = await medians([['floor', floor], ['ela', elaPath], ['floor (end)', floor]]);
+  const floorMs = (e.floor.ms + e['floor (end)'].ms) / 2;
+  console.log(`ELA whole path (decodeImage + recompressJpeg q90 + errorLevelAnalysis) ${ms(e.ela.ms)} ms (${e.ela.runs} runs) / codec floor (sharp decode + q90 encode + decode) ${ms(e.floor.ms)} and ${ms(e['floor (end)'].ms)} ms = ${(e.ela.ms / floorMs).toFixed(3)}x`);
+
+  // 3. Decode + every pixel kernel, a fresh image per run: in the 2-thread pool, and serially on this thread.
+  const analyse = (options) => async () => {
+    const analysis = await f.analyzeImage(bytes, { kernels: PIXEL_KERNELS, ...options });
+    const failed = analysis.kernels.find((o) => o.state !== 'completed');
+    if (failed) throw new Error(`${failed.id}: ${failed.error.message}`);
+  };
+  // The workers get the warm-up the main thread had from the per-kernel runs above.
+  for (let i = 0; i < 3; i++) await analyse({ pool })();
+  const p = await medians([['decode', decode], ['pool', analyse({ pool })], ['serial', analyse({})], ['decode (end)', decode]]);
+  const poolDecodeMs = (p.decode.ms + p['decode (end)'].ms) / 2;
+  console.log(`decode + ${PIXEL_KERNELS.length} kernels, fresh decode per run: 2-thread pool ${ms(p.pool.ms)} ms (${p.pool.runs} runs, ${(p.pool.ms / poolDecodeMs).toFixed(2)}x sharp decode), serially ${ms(p.serial.ms)} ms (${p.serial.runs} runs; pool speed-up ${(p.serial.ms / p.pool.ms).toFixed(2)}); sharp decode ${ms(p.decode.ms)} and ${ms(p['decode (end)'].ms)} ms`);
+  summary.push({
+    photo: name, MP: mp.toFixed(1), 'sharp decode ms': ms(decodeMs),
+    ...Object.fromEntries(PIXEL_KERNELS.map((id) => [`${id} ms`, ms(k[id].ms)])),
+    'ELA path ms': ms(e.ela.ms), 'ELA floor ms': ms(floorMs), 'ELA / floor': (e.ela.ms / floorMs).toFixed(3),
+    'pool: decode + kernels ms': ms(p.pool.ms), 'pool / decode': (p.pool.ms / poolDecodeMs).toFixed(2), 'serial ms': ms(p.serial.ms),
+  });
 }
 await pool.close();
-for (const row of rows) {
-  console.log(`\n${row.MP} MP: sharp floor (decode + q90 encode + decode) ${row['floor ms']} ms, ELA (decode + round trip + kernel) ${row['ELA total ms']} ms, ratio ${row['ELA/floor']}; with the kernel in the pool ${row['ELA pool ms']} ms, ratio ${row['ELA pool/floor']}`);
-  console.table(Object.fromEntries(f.KERNEL_IDS.map((id) => [id, { ms: row[`${id} ms`], 'MP/s': row[`${id} MP/s`], 'alone in pool ms': row[`${id} pool ms`] }])));
-}
-console.log('\nWorker pool (2 threads, one image, every kernel):');
-console.table(poolRows);
+console.log('\nSummary (medians; ratios against the anchors of the same run):');
+console.table(summary);
 console.log(`parallelism probe at end: 2 threads take ${(await parallelism()).toFixed(2)}x the wall time of 1`);
 console.log(`load average (1/5/15 min) at end: ${load()}`);

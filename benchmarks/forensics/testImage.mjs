@@ -66,3 +66,29 @@ export async function cameraPhotos12MP(sharp) {
   for (const photo of photos) Object.assign(photo, await sharp(photo.bytes).metadata().then(({ width, height }) => ({ width, height })));
   return photos;
 }
+
+/**
+ * Real camera photos at their own resolution, in the shared datasets (`CONTENT_ANALYSIS_DATASETS`), by short name:
+ * what the kernel benchmarks time. Each is the camera's (or the phone's) own JPEG, 4:2:0, never resized or re-encoded.
+ * - `pixel5`: Google Pixel 5 phone capture, 4032x3024 (12.2 MP), `c2pa-public-testfiles/truepic-20230212-camera.jpg`
+ *   (C2PA public test files, CC BY-SA 4.0)
+ * - `nikonZ9`: Nikon Z 9 sample, 4128x2752 (11.4 MP), `c2pa-public-testfiles/nikon-20221019-building.jpeg` (same set)
+ * - `canon1300D`: Canon EOS 1300D, 5184x3456 (17.9 MP), `exifr-fixtures/canon-dslr.jpg` (exifr's test fixtures)
+ */
+export const cameraPhotos = {
+  pixel5: 'images/c2pa-public-testfiles/truepic-20230212-camera.jpg',
+  nikonZ9: 'images/c2pa-public-testfiles/nikon-20221019-building.jpeg',
+  canon1300D: 'images/exifr-fixtures/canon-dslr.jpg',
+};
+
+/** The datasets folder the benchmarks read (`CONTENT_ANALYSIS_DATASETS`, default `../shared/datasets` from the root). */
+export const datasetsDir = resolve(fileURLToPath(new URL('../../', import.meta.url)), process.env.CONTENT_ANALYSIS_DATASETS ?? '../shared/datasets');
+
+/** Path of a {@link cameraPhotos} entry; throws with the expected location when the datasets are absent. */
+export function cameraPhotoPath(name) {
+  const rel = cameraPhotos[name];
+  if (!rel) throw new RangeError(`Expected one of ${Object.keys(cameraPhotos).join(', ')} for photo but received ${name}`);
+  const path = join(datasetsDir, rel);
+  if (!existsSync(path)) throw new Error(`Camera photo ${name} not found at ${path}: set CONTENT_ANALYSIS_DATASETS to the shared datasets folder`);
+  return path;
+}

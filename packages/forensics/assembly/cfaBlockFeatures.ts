@@ -338,3 +338,208 @@ export function weightedSquares(x: usize, resp: usize, n: i32, m1: f64): f64 {
   }
   return sum;
 }
+
+// The 5x5 window median of CFA1's pooling (src/internal/windowMedian5x5.ts), four windows per i32x4: the same int32
+// order keys of the float32 values, the same 9-comparator sort of each column of five and the same pruned merging
+// network (each of its compare-exchanges is a min and a max), so every median is the JavaScript one's bits.
+
+/** Float32 bits to int32 order keys, or keys back to bits (the mapping is its own inverse), in place, 4 at a time. */
+export function orderKeys(p: usize, n: i32): void {
+  const magnitude = i32x4.splat(0x7fffffff);
+  for (const end = p + (<usize>n << 2); p < end; p += 16) {
+    const k = v128.load(p);
+    v128.store(p, v128.xor(k, v128.and(i32x4.shr_s(k, 31), magnitude)));
+  }
+}
+
+/**
+ * For every full window (rows 2 .. height - 3, columns 2 .. width - 3) the median of the 25 keys around it, as float32
+ * bits at the same place of `out`; the other cells of `out` are left for the caller (clipped windows), and up to three
+ * cells past each row's last full window are overwritten. `keys` holds height rows of width keys and 16 readable bytes
+ * after them; `columns` 5 planes of `pitch` (at least width + 8) keys: row by row the sorted columns of rows y - 2 .. y + 2.
+ */
+export function median5x5(keys: usize, width: i32, height: i32, out: usize, columns: usize, pitch: i32): void {
+  const rowBytes = <usize>width << 2, plane = <usize>pitch << 2;
+  const magnitude = i32x4.splat(0x7fffffff);
+  for (let y = 2; y < height - 2; y++) {
+    const top = keys + <usize>(y - 2) * rowBytes;
+    for (let x: usize = 0; x < rowBytes; x += 16) {
+      let a = v128.load(top + x), b = v128.load(top + rowBytes + x), c = v128.load(top + 2 * rowBytes + x);
+      let d = v128.load(top + 3 * rowBytes + x), e = v128.load(top + 4 * rowBytes + x), m = a;
+      m = i32x4.min_s(a, b); b = i32x4.max_s(a, b); a = m;
+      m = i32x4.min_s(d, e); e = i32x4.max_s(d, e); d = m;
+      m = i32x4.min_s(c, e); e = i32x4.max_s(c, e); c = m;
+      m = i32x4.min_s(c, d); d = i32x4.max_s(c, d); c = m;
+      m = i32x4.min_s(a, d); d = i32x4.max_s(a, d); a = m;
+      m = i32x4.min_s(a, c); c = i32x4.max_s(a, c); a = m;
+      m = i32x4.min_s(b, e); e = i32x4.max_s(b, e); b = m;
+      m = i32x4.min_s(b, d); d = i32x4.max_s(b, d); b = m;
+      m = i32x4.min_s(b, c); c = i32x4.max_s(b, c); b = m;
+      v128.store(columns + x, a); v128.store(columns + plane + x, b); v128.store(columns + 2 * plane + x, c);
+      v128.store(columns + 3 * plane + x, d); v128.store(columns + 4 * plane + x, e);
+    }
+    const row = out + <usize>y * rowBytes;
+    for (let x: usize = 2 << 2; x < rowBytes - (2 << 2); x += 16) {
+      // s[5 j + k]: row k of the sorted column x - 2 + j.
+      const c0 = columns + x - 8, c1 = c0 + plane, c2 = c1 + plane, c3 = c2 + plane, c4 = c3 + plane;
+      const s0 = v128.load(c0), s1 = v128.load(c1), s2 = v128.load(c2), s3 = v128.load(c3), s4 = v128.load(c4);
+      const s5 = v128.load(c0, 4), s6 = v128.load(c1, 4), s7 = v128.load(c2, 4), s8 = v128.load(c3, 4), s9 = v128.load(c4, 4);
+      const s10 = v128.load(c0, 8), s11 = v128.load(c1, 8), s12 = v128.load(c2, 8), s13 = v128.load(c3, 8), s14 = v128.load(c4, 8);
+      const s15 = v128.load(c0, 12), s16 = v128.load(c1, 12), s17 = v128.load(c2, 12), s18 = v128.load(c3, 12), s19 = v128.load(c4, 12);
+      const s20 = v128.load(c0, 16), s21 = v128.load(c1, 16), s22 = v128.load(c2, 16), s23 = v128.load(c3, 16), s24 = v128.load(c4, 16);
+      const t1 = i32x4.min_s(s0, s5);
+      const t2 = i32x4.max_s(s0, s5);
+      const t3 = i32x4.min_s(s4, s9);
+      const t4 = i32x4.max_s(s4, s9);
+      const t5 = i32x4.min_s(t3, t2);
+      const t6 = i32x4.max_s(t3, t2);
+      const t7 = i32x4.min_s(s2, s7);
+      const t8 = i32x4.max_s(s2, s7);
+      const t9 = i32x4.min_s(t7, t5);
+      const t10 = i32x4.max_s(t7, t5);
+      const t11 = i32x4.min_s(t8, t6);
+      const t12 = i32x4.max_s(t8, t6);
+      const t13 = i32x4.min_s(s1, s6);
+      const t14 = i32x4.max_s(s1, s6);
+      const t15 = i32x4.min_s(s3, s8);
+      const t16 = i32x4.max_s(s3, s8);
+      const t17 = i32x4.min_s(t15, t14);
+      const t18 = i32x4.max_s(t15, t14);
+      const t19 = i32x4.min_s(t13, t9);
+      const t20 = i32x4.max_s(t13, t9);
+      const t21 = i32x4.min_s(t17, t10);
+      const t22 = i32x4.max_s(t17, t10);
+      const t23 = i32x4.min_s(t18, t11);
+      const t24 = i32x4.max_s(t18, t11);
+      const t25 = i32x4.min_s(t16, t12);
+      const t26 = i32x4.max_s(t16, t12);
+      const t27 = i32x4.min_s(s10, s15);
+      const t28 = i32x4.max_s(s10, s15);
+      const t29 = i32x4.min_s(s14, s19);
+      const t30 = i32x4.max_s(s14, s19);
+      const t31 = i32x4.min_s(t29, t28);
+      const t32 = i32x4.max_s(t29, t28);
+      const t33 = i32x4.min_s(s12, s17);
+      const t34 = i32x4.max_s(s12, s17);
+      const t35 = i32x4.min_s(t33, t31);
+      const t36 = i32x4.max_s(t33, t31);
+      const t37 = i32x4.min_s(t34, t32);
+      const t38 = i32x4.max_s(t34, t32);
+      const t39 = i32x4.min_s(s11, s16);
+      const t40 = i32x4.max_s(s11, s16);
+      const t41 = i32x4.min_s(s13, s18);
+      const t42 = i32x4.max_s(s13, s18);
+      const t43 = i32x4.min_s(t41, t40);
+      const t44 = i32x4.max_s(t41, t40);
+      const t45 = i32x4.min_s(t39, t35);
+      const t46 = i32x4.max_s(t39, t35);
+      const t47 = i32x4.min_s(t43, t36);
+      const t48 = i32x4.max_s(t43, t36);
+      const t49 = i32x4.min_s(t44, t37);
+      const t50 = i32x4.max_s(t44, t37);
+      const t51 = i32x4.min_s(t42, t38);
+      const t52 = i32x4.max_s(t42, t38);
+      const t53 = i32x4.min_s(s22, s24);
+      const t54 = i32x4.max_s(s22, s24);
+      const t55 = i32x4.min_s(s21, t53);
+      const t56 = i32x4.max_s(s21, t53);
+      const t57 = i32x4.min_s(s23, t54);
+      const t58 = i32x4.max_s(s23, t54);
+      const t59 = i32x4.min_s(t1, t27);
+      const t60 = i32x4.max_s(t1, t27);
+      const t61 = i32x4.min_s(t26, t52);
+      const t62 = i32x4.max_s(t26, t52);
+      const t63 = i32x4.min_s(t61, t60);
+      const t64 = i32x4.max_s(t61, t60);
+      const t65 = i32x4.min_s(t22, t48);
+      const t66 = i32x4.max_s(t22, t48);
+      const t67 = i32x4.min_s(t65, t63);
+      const t68 = i32x4.max_s(t65, t63);
+      const t69 = i32x4.min_s(t66, t64);
+      const t70 = i32x4.max_s(t66, t64);
+      const t71 = i32x4.min_s(t20, t46);
+      const t72 = i32x4.max_s(t20, t46);
+      const t73 = i32x4.min_s(t24, t50);
+      const t74 = i32x4.max_s(t24, t50);
+      const t75 = i32x4.min_s(t73, t72);
+      const t76 = i32x4.max_s(t73, t72);
+      const t77 = i32x4.min_s(t71, t67);
+      const t78 = i32x4.max_s(t71, t67);
+      const t79 = i32x4.min_s(t75, t68);
+      const t80 = i32x4.max_s(t75, t68);
+      const t81 = i32x4.min_s(t76, t69);
+      const t82 = i32x4.max_s(t76, t69);
+      const t83 = i32x4.min_s(t74, t70);
+      const t84 = i32x4.max_s(t74, t70);
+      const t85 = i32x4.min_s(t19, t45);
+      const t86 = i32x4.max_s(t19, t45);
+      const t87 = i32x4.min_s(t4, t30);
+      const t88 = i32x4.max_s(t4, t30);
+      const t89 = i32x4.min_s(t87, t86);
+      const t90 = i32x4.max_s(t87, t86);
+      const t91 = i32x4.min_s(t23, t49);
+      const t92 = i32x4.max_s(t23, t49);
+      const t93 = i32x4.min_s(t91, t89);
+      const t94 = i32x4.max_s(t91, t89);
+      const t95 = i32x4.min_s(t92, t90);
+      const t96 = i32x4.max_s(t92, t90);
+      const t97 = i32x4.min_s(t21, t47);
+      const t98 = i32x4.max_s(t21, t47);
+      const t99 = i32x4.min_s(t25, t51);
+      const t100 = i32x4.max_s(t25, t51);
+      const t101 = i32x4.min_s(t99, t98);
+      const t102 = i32x4.max_s(t99, t98);
+      const t103 = i32x4.min_s(t97, t93);
+      const t104 = i32x4.max_s(t97, t93);
+      const t105 = i32x4.min_s(t101, t94);
+      const t106 = i32x4.max_s(t101, t94);
+      const t107 = i32x4.min_s(t102, t95);
+      const t108 = i32x4.max_s(t102, t95);
+      const t109 = i32x4.min_s(t100, t96);
+      const t110 = i32x4.max_s(t100, t96);
+      const t111 = i32x4.min_s(t85, t77);
+      const t112 = i32x4.max_s(t85, t77);
+      const t113 = i32x4.min_s(t103, t78);
+      const t114 = i32x4.max_s(t103, t78);
+      const t116 = i32x4.max_s(t104, t79);
+      const t117 = i32x4.min_s(t105, t80);
+      const t118 = i32x4.max_s(t105, t80);
+      const t119 = i32x4.min_s(t106, t81);
+      const t120 = i32x4.max_s(t106, t81);
+      const t121 = i32x4.min_s(t107, t82);
+      const t122 = i32x4.max_s(t107, t82);
+      const t123 = i32x4.min_s(t108, t83);
+      const t126 = i32x4.max_s(t109, t84);
+      const t127 = i32x4.min_s(t110, t62);
+      const t128 = i32x4.max_s(t110, t62);
+      const t129 = i32x4.min_s(t56, t58);
+      const t130 = i32x4.max_s(t56, t58);
+      const t131 = i32x4.min_s(t55, t129);
+      const t132 = i32x4.max_s(t55, t129);
+      const t133 = i32x4.min_s(t57, t130);
+      const t134 = i32x4.max_s(t57, t130);
+      const t136 = i32x4.max_s(t59, s20);
+      const t137 = i32x4.min_s(t126, t136);
+      const t140 = i32x4.max_s(t118, t137);
+      const t142 = i32x4.max_s(t114, t134);
+      const t143 = i32x4.min_s(t122, t142);
+      const t147 = i32x4.min_s(t143, t140);
+      const t152 = i32x4.max_s(t112, t132);
+      const t153 = i32x4.min_s(t128, t152);
+      const t155 = i32x4.min_s(t120, t153);
+      const t158 = i32x4.max_s(t116, t155);
+      const t166 = i32x4.max_s(t158, t147);
+      const t174 = i32x4.max_s(t111, t131);
+      const t175 = i32x4.min_s(t127, t174);
+      const t178 = i32x4.max_s(t119, t175);
+      const t181 = i32x4.min_s(t123, t178);
+      const t184 = i32x4.max_s(t113, t133);
+      const t185 = i32x4.min_s(t88, t184);
+      const t187 = i32x4.min_s(t121, t185);
+      const t190 = i32x4.max_s(t117, t187);
+      const t197 = i32x4.min_s(t190, t181);
+      const t214 = i32x4.max_s(t197, t166);
+      v128.store(row + x, v128.xor(t214, v128.and(i32x4.shr_s(t214, 31), magnitude)));
+    }
+  }
+}

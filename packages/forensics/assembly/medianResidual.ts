@@ -157,3 +157,43 @@ export function foldHistogram(histogram: usize): void {
     v128.store(histogram + i, i32x4.add(a, b));
   }
 }
+
+/**
+ * The bin (upper 16 bits) of the m-th largest value counted so far in the four histograms at `histogram`, summed
+ * from the top bin down; 0 when fewer than m values were counted. Every value of the final m largest is in this bin
+ * or above, however many values are counted later (their m-th largest can only rise).
+ */
+export function topBin(histogram: usize, m: u32): i32 {
+  let need = <u64>m;
+  for (let bin = <i32>BINS - 1; bin > 0; bin--) {
+    const q = histogram + (<usize>bin << 2);
+    const count = <u64>load<u32>(q) + <u64>load<u32>(q, BINS << 2) + <u64>load<u32>(q, BINS << 3) + <u64>load<u32>(q, 3 * (BINS << 2));
+    if (count >= need) return bin;
+    need -= count;
+  }
+  return 0;
+}
+
+/**
+ * Appends the `count` residuals at `values` whose bits are `threshold` or more, in order, at `dst`, and returns the
+ * end of what it wrote; 0 when that would pass `limit` (nothing is then trusted). Four at a time, skipped when none
+ * reaches the threshold (the usual case once the threshold is near the display quantile). Reads up to 12 bytes past
+ * the last value.
+ */
+export function collect(values: usize, count: i32, threshold: u32, dst: usize, limit: usize): usize {
+  const t = i32x4.splat(<i32>threshold);
+  const end = values + (<usize>count << 2);
+  for (let p = values; p < end; p += 16) {
+    if (!v128.any_true(i32x4.ge_u(v128.load(p), t))) continue;
+    const stop = min(p + 16, end);
+    for (let q = p; q < stop; q += 4) {
+      const v = load<u32>(q);
+      if (v >= threshold) {
+        if (dst + 4 > limit) return 0;
+        store<u32>(dst, v);
+        dst += 4;
+      }
+    }
+  }
+  return dst;
+}

@@ -3,11 +3,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cfaVarianceMap, decodeImage } from '../src/index.js';
 import { cfaBlockFeatures, wasmBlockRows } from '../src/internal/cfaBlockFeatures.js';
+import { medianInPlace } from '../src/internal/stats.js';
+import { wasmMedianCalls, windowMedian5x5 } from '../src/internal/windowMedian5x5.js';
 import { fitZeroMeanMixture } from '../src/internal/zeroMeanMixture.js';
 import type { PixelBuffer } from '../src/types.js';
 import { datasetDir } from './datasets.js';
 import { addNoise, gaussian, mosaicDemosaic, rng, smoothField, toUint8 } from './synthetic.js';
-import { float32Bits, MODULES_OFF, onWebAssembly, restoreModulesAfterEach, withModulesOff, withModulesOn } from './wasmPaths.js';
+import { firstDifference, float32Bits, MODULES_OFF, onWebAssembly, restoreModulesAfterEach, withModulesOff, withModulesOn } from './wasmPaths.js';
 
 // The WebAssembly CFA block features must be the JavaScript ones bit for bit (NaN, +0 and -0 included): 8-bit and
 // float32 pixels of every channel count, awkward widths, small and large blocks, both lattices, bands.
@@ -136,5 +138,36 @@ describe.skipIf(MODULES_OFF)('WebAssembly mixture fit of the block features', ()
     expectSameFit(Float64Array.from({ length: 64 }, (_, i) => (i === 7 ? Infinity : random() * 10 - 5)));
     expectSameFit(Float64Array.from({ length: 64 }, (_, i) => (i === 9 ? Number.NaN : random() * 10 - 5)), 5);
     expectSameFit(Float64Array.from({ length: 999 }, () => -736.8 + random() * 1e-9));
+  });
+});
+
+describe.skipIf(MODULES_OFF)('WebAssembly 5x5 window median of the pooled ratios', () => {
+  /** The plain computation: each (clipped) 5x5 window copied and its median selected anew. */
+  function plainMedian(map: Float32Array, width: number, height: number): Float32Array {
+    const out = new Float32Array(width * height);
+    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) {
+      const values: number[] = [];
+      for (let v = Math.max(0, y - 2); v <= Math.min(height - 1, y + 2); v++) for (let u = Math.max(0, x - 2); u <= Math.min(width - 1, x + 2); u++) values.push(map[v * width + u]!);
+      out[y * width + x] = medianInPlace(Float64Array.from(values));
+    }
+    return out;
+  }
+
+  it('equals the JavaScript windowMedian5x5 bit for bit and the plain median in value (negatives, ties, +-0, awkward sizes)', () => {
+    const random = rng(31);
+    for (const [w, h] of [[5, 5], [6, 5], [5, 9], [7, 7], [8, 6], [9, 13], [13, 8], [61, 23], [130, 97]] as const) {
+      for (const kind of ['continuous', 'ties', 'zeros'] as const) {
+        const map = Float32Array.from({ length: w * h }, (_, i) => kind === 'continuous' ? (random() - 0.4) * 1e3
+          : kind === 'ties' ? (i % 7 === 0 ? -736.8 : Math.round((random() - 0.5) * 12) / 4)
+            : [0, -0, 1, -1, -736.8][Math.floor(random() * 5)]!);
+        const expected = withModulesOff(() => windowMedian5x5(map, w, h, 2));
+        const before = wasmMedianCalls;
+        const actual = windowMedian5x5(map, w, h, 2);
+        expect(wasmMedianCalls).toBe(before + 1);
+        expect(firstDifference(float32Bits(actual), float32Bits(expected))).toBe(-1);
+        // Against the plain median, -0 and +0 are equal values (the kernel's sigmoid gives 0.5 for both).
+        expect(Float32Array.from(actual, (v) => v + 0)).toEqual(Float32Array.from(plainMedian(map, w, h), (v) => v + 0));
+      }
+    }
   });
 });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeImage, medianResidualMap } from '../src/index.js';
 import { lumaBytes, studioLuma } from '../src/internal/luma.js';
+import { float32LargestNonNegative } from '../src/internal/stats.js';
 import { medianResidualSweep, type ResidualSweep } from '../src/internal/medianResidualSweep.js';
 import { wasmSweepCalls } from '../src/internal/medianResidualWasm.js';
 import { wasmModule } from '../src/internal/wasm.js';
@@ -126,6 +127,29 @@ describe.skipIf(MODULES_OFF)('median residual sweep in WebAssembly', () => {
     }
     expect(mismatches).toBe(0);
   }, 60_000);
+
+  it('collects candidates that give the same largest values as a scan of the whole map', () => {
+    // 1200 x 700: four chunks of rows, so the threshold rises from chunk to chunk; few levels give many ties.
+    for (const [width, height, levels] of [[1200, 700, 256], [1200, 700, 7], [61, 45, 256]] as const) {
+      const image = randomImage(width, height, 3, width + levels, levels);
+      const n = width * height;
+      for (const keep of [1, 17, Math.round(0.005 * n), Math.round(0.3 * n), n, n + 5]) {
+        for (const [y0, y1] of [[0, height], [16, height - (height % 16)]] as const) {
+          const sweep = webAssembly(() => medianResidualSweep(image, width, height, 16, y0, y1, undefined, keep))!;
+          const expected = float32LargestNonNegative(sweep.residual, sweep.high, keep);
+          expect(sweep.candidates).toBeDefined();
+          expect(sweep.candidates!.length).toBeLessThanOrEqual(sweep.residual.length);
+          // The same multiset (the order may differ: only a selection reads it).
+          const actual = float32LargestNonNegative(sweep.candidates!, sweep.high, keep).sort();
+          expect(firstDifference(float32Bits(actual), float32Bits(expected.sort()))).toBe(-1);
+        }
+      }
+    }
+    // At the display quantile of a large image, far fewer candidates than values.
+    const big = randomImage(1200, 700, 3, 9);
+    const sweep = webAssembly(() => medianResidualSweep(big, 1200, 700, 16, 0, 700, undefined, 4200))!;
+    expect(sweep.candidates!.length).toBeLessThan(0.05 * 1200 * 700);
+  });
 
   it('gives medianResidualMap the same result on a camera photo', async () => {
     const dir = datasetDir('images/exif-samples/jpg');

@@ -12,6 +12,11 @@ export interface ResidualSweep {
   high: Uint32Array;
   /** False when a residual is NaN or infinite (then `high` is not used). */
   finite: boolean;
+  /**
+   * With `keep`: residuals in pixel order that include every one of the band's `keep` largest (and all values in
+   * their lowest bin of `high`), for `float32LargestNonNegative` instead of `residual`. Absent when not collected.
+   */
+  candidates?: Float32Array;
 }
 
 /**
@@ -28,9 +33,9 @@ export interface ResidualSweep {
  *
  * The sweep runs in WebAssembly (`medianResidualSweepWasm`, the same values) unless the modules are off.
  */
-export function medianResidualSweep(source: Float32Array | PixelBuffer, width: number, height: number, block: number, y0: number, y1: number, out?: Float32Array): ResidualSweep | undefined {
+export function medianResidualSweep(source: Float32Array | PixelBuffer, width: number, height: number, block: number, y0: number, y1: number, out?: Float32Array, keep?: number): ResidualSweep | undefined {
   const module = wasmModule('medianResidual');
-  if (module) return medianResidualSweepWasm(module, source, width, height, block, y0, y1, out);
+  if (module) return medianResidualSweepWasm(module, source, width, height, block, y0, y1, out, keep);
   const rows = new LumaRows(source, width);
   const residual = out ?? new Float32Array(width * (y1 - y0));
   const bw = Math.ceil(width / block);

@@ -332,7 +332,8 @@ export function float32Largest(values: Float32Array, m: number): Float32Array | 
 /**
  * `float32Largest(values, m)` for finite non-negative values (sign bit clear) whose histogram of bits >>> 16 is
  * already known (`high`, 32768 bins used; counted while the values were computed): one pass instead of two, the same
- * multiset of the m largest values.
+ * multiset of the m largest values. `values` may be any subset that holds every value whose bits >>> 16 are the m-th
+ * largest's or more (the sweep's candidates): only those are read, and the multiset is the same (its order may not be).
  */
 export function float32LargestNonNegative(values: Float32Array, high: Uint32Array, m: number): Float32Array {
   if (m >= values.length) return Float32Array.from(values);

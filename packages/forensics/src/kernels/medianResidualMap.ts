@@ -72,9 +72,9 @@ export interface MedianResidualBand {
 export function medianResidualBand(source: Float32Array | PixelBuffer, width: number, height: number, blockSize: number, blockRowStart: number, blockRowEnd: number, out?: Float32Array): MedianResidualBand {
   const y0 = blockRowStart * blockSize, y1 = Math.min(height, blockRowEnd * blockSize);
   const tail = displayTail(width * height);
-  const sweep = source instanceof Float32Array || source.data instanceof Uint8Array ? medianResidualSweep(source, width, height, blockSize, y0, y1, out) : undefined;
+  const sweep = source instanceof Float32Array || source.data instanceof Uint8Array ? medianResidualSweep(source, width, height, blockSize, y0, y1, out, tail) : undefined;
   if (sweep) {
-    const largest = sweep.finite ? float32LargestNonNegative(sweep.residual, sweep.high, tail) : undefined;
+    const largest = sweep.finite ? float32LargestNonNegative(sweep.candidates ?? sweep.residual, sweep.high, tail) : undefined;
     return { residual: sweep.residual, blocks: blockMeansFromSums(sweep.sums, width, y1 - y0, blockSize), ...(largest ? { largest } : {}) };
   }
   // Float pixels, or a luma plane with negative samples: the separate passes.
