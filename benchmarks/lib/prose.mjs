@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mulberry32 } from '../../scripts/plagiarism/corpus.mjs';
 
 export const PROSE =
   'The library on Elm Street opened an hour late on Monday because the heating had failed over the weekend. ' +
@@ -97,17 +98,8 @@ export function realProse(chars, { count = 1, offset = 0 } = {}) {
   return { texts, next: at };
 }
 
-/** mulberry32: a small deterministic PRNG. */
-export function mulberry32(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32: the small deterministic PRNG of the plagiarism corpus scripts. */
+export { mulberry32 };
 
 /** Where a paragraph is cut into sentences: after a full stop, question or exclamation mark (and any closing quote or
  * bracket) and white space, or after a line break; the pieces join back into the paragraph. */

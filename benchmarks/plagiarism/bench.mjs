@@ -24,6 +24,7 @@
 process.env.DOTENV_CONFIG_QUIET ??= 'true';
 import { Bench } from 'tinybench';
 import { humanTexts, machineLine } from '../lib/realInputs.mjs';
+import { mulberry32 } from '../../scripts/plagiarism/corpus.mjs';
 
 // --dist DIR benchmarks another build of the package (e.g. a copy of dist made before a change), for before/after
 // runs in one session.
@@ -34,16 +35,6 @@ const { SourceIndex, checkPlagiarism } = await import(`${DIST}/index.js`);
 const MAX = Number(option('--max', 100_000));
 const ITERATIONS = Number(option('--iterations', 5));
 
-function mulberry32(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rng = mulberry32(42);
 
 let documents;
