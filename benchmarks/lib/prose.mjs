@@ -1,10 +1,10 @@
 // Prose for the benchmarks. `realProse` and `editProse` give real human text from the shared AI-text sets (read from
 // CONTENT_ANALYSIS_DATASETS, default ../shared/datasets; never committed); PROSE / proseOf is one made-up paragraph
 // repeated in numbered parts, kept for the benches that only need some text of a given length.
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { mulberry32 } from '../../scripts/plagiarism/corpus.mjs';
+import { datasetsRoot, distinctHumanTexts } from './realInputs.mjs';
 
 export const PROSE =
   'The library on Elm Street opened an hour late on Monday because the heating had failed over the weekend. ' +
@@ -19,12 +19,10 @@ export function proseOf(chars) {
   return out.slice(0, chars);
 }
 
-const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
-
 /** The shared datasets folder (holding aitext/), or undefined when it is absent. */
 export function proseDatasetsRoot() {
-  const root = resolve(projectRoot, process.env.CONTENT_ANALYSIS_DATASETS ?? '../shared/datasets');
-  return existsSync(join(root, 'aitext')) ? root : undefined;
+  const root = datasetsRoot();
+  return root !== undefined && existsSync(join(root, 'aitext')) ? root : undefined;
 }
 
 /** The human halves read, in this order; `keep` picks English rows. */
@@ -49,29 +47,12 @@ export function humanDocuments() {
   if (cached) return cached;
   const root = proseDatasetsRoot();
   if (root === undefined) return (cached = []);
-  const perSet = HUMAN_SETS.map(({ name, file, keep }) => {
-    const path = join(root, 'aitext', file);
-    const out = [];
-    const seen = new Map();
-    if (!existsSync(path)) return out;
-    for (const line of readFileSync(path, 'utf8').split('\n')) {
-      if (line.trim() === '') continue;
-      const row = JSON.parse(line);
-      if (row.label !== 'human' || (keep && !keep(row))) continue;
-      const text = row.text.replace(/ \.\n/g, '.\n').trim();
-      if (text.length < 100) continue;
-      const key = text.slice(0, 80);
-      const at = seen.get(key);
-      if (at === undefined) {
-        seen.set(key, out.length);
-        out.push({ text, set: name });
-      } else if (text.length > out[at].text.length) out[at].text = text;
-    }
-    return out;
-  });
+  const perSet = HUMAN_SETS.map(({ name, file, keep }) =>
+    distinctHumanTexts(join(root, 'aitext', file), { keep, set: name, clean: (text) => text.replace(/ \.\n/g, '.\n').trim(), minLength: 100 }),
+  );
   cached = [];
   for (let i = 0; perSet.some((list) => i < list.length); i++) {
-    for (const list of perSet) if (i < list.length) cached.push(list[i]);
+    for (const list of perSet) if (i < list.length) cached.push({ text: list[i].text, set: list[i].set });
   }
   return cached;
 }

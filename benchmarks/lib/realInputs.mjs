@@ -48,26 +48,37 @@ export function humanTexts() {
   const root = datasetsRoot();
   if (root === undefined) return [];
   const out = [];
-  const seen = new Map(); // first 80 characters -> index in out
-  const read = (file, set, keep = () => true) => {
-    const path = join(root, 'aitext', file);
-    if (!existsSync(path)) return;
-    for (const line of readFileSync(path, 'utf8').split('\n')) {
-      if (line.trim() === '') continue;
-      const row = JSON.parse(line);
-      if (row.label !== 'human' || !keep(row)) continue;
-      const text = row.text.trim();
-      const key = text.slice(0, 80);
-      const at = seen.get(key);
-      if (at === undefined) {
-        seen.set(key, out.length);
-        out.push({ text, set, domain: row.domain ?? set });
-      } else if (text.length > out[at].text.length) out[at].text = text;
-    }
-  };
+  const seen = new Map(); // first 80 characters -> item
+  const read = (file, set, keep) => out.push(...distinctHumanTexts(join(root, 'aitext', file), { keep, set, seen }));
   read('fastdetectgpt_open_models/exp_main.jsonl', 'fastdetectgpt');
   read('m4_llama2/m4_llama2_examples.jsonl', 'm4', (row) => (row.lang ?? 'en') === 'en');
   read('binoculars_pubmed/pubmed_falcon7.jsonl', 'pubmed');
+  return out.map(({ text, set, row }) => ({ text, set, domain: row.domain ?? set }));
+}
+
+/**
+ * The `label: "human"` rows of one JSONL file that `keep` accepts, as `{ text, set, row }` in file order, the text
+ * passed through `clean` (default: trimmed) and dropped when shorter than `minLength`. Texts opening with the same 80
+ * characters are one text, its longest copy kept; `seen` (first 80 characters -> item) may be shared between files,
+ * so that a later file's longer copy replaces an earlier one's text. Nothing when the file is absent.
+ */
+export function distinctHumanTexts(path, { keep = () => true, set, clean = (text) => text.trim(), minLength = 0, seen = new Map() } = {}) {
+  const out = [];
+  if (!existsSync(path)) return out;
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    const row = JSON.parse(line);
+    if (row.label !== 'human' || !keep(row)) continue;
+    const text = clean(row.text);
+    if (text.length < minLength) continue;
+    const key = text.slice(0, 80);
+    const at = seen.get(key);
+    if (at === undefined) {
+      const item = { text, set, row };
+      seen.set(key, item);
+      out.push(item);
+    } else if (text.length > at.text.length) at.text = text;
+  }
   return out;
 }
 
