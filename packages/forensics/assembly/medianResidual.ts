@@ -9,8 +9,8 @@ import { GREY, greyLuma4, INV_255 } from './lib/luma';
 /** Entries of the histogram of the candidates' upper 16 bits (sign clear: below 0x8000). */
 const BINS: usize = 0x8000;
 
-/** 1 / 255000 as a float64 (the same IEEE division as in JavaScript, folded at compile time). */
-const INV_255000: f64 = 1.0 / 255000.0;
+/** 1 / 85000 as a float64 (the same IEEE division as in JavaScript, folded at compile time). */
+const INV_85000: f64 = 1.0 / 85000.0;
 
 /**
  * Byte shuffles that move the int32 lanes set in a 4-bit mask to the front, in order (mask m at offset 16 m): the
@@ -97,26 +97,26 @@ function countCandidates(from: usize): void {
 
 /**
  * Unrounded studio luma of `count` 8-bit pixels (`channels` 1 to 4) from `src` into `dst` as float32, 4 at a time.
- * RGB pixels: n = 65481 R + 128553 G + 24966 B as an exact integer, then 16 + n * (1 / 255000) in float64 rounded to
- * float32, which equals `lumaBytes`' float32 of 16 + ((65.481 R + 128.553 G) + 24.966 B) * INV_255 for every one of
- * the 2^24 colours (checked exhaustively by test/wasmMedianResidual.test.ts) in half the float64 operations. Grey
- * pixels: the same operations as `lumaBytes`. Writes up to 3 values past `count` and reads up to 16 bytes past the
- * last pixel.
+ * RGB pixels: the exact integer m = 21827 R + 42851 G + 8322 B (a third of 65481 R + 128553 G + 24966 B; two int16
+ * dot products, 42851 G as 21426 G + 21425 G), then 16 + m * (1 / 85000) in float64 rounded to float32, which equals
+ * `lumaBytes`' float32 of 16 + ((65.481 R + 128.553 G) + 24.966 B) * INV_255 for every one of the 2^24 colours
+ * (checked exhaustively by test/wasmMedianResidual.test.ts) in a third of the float64 operations. Grey pixels: the
+ * same operations as `lumaBytes`. Writes up to 3 values past `count` and reads up to 16 bytes past the last pixel.
  */
 export function luma(src: usize, channels: i32, count: i32, dst: usize): void {
   const step = <usize>(channels << 2);
   const inv = f64x2.splat(INV_255), sixteen = f64x2.splat(16);
   if (channels >= 3) {
-    // Byte k * channels + c of 16 loaded bytes into 32-bit lane k (indices of -1 give zero bytes).
-    const r = channels == 3 ? i8x16(0, -1, -1, -1, 3, -1, -1, -1, 6, -1, -1, -1, 9, -1, -1, -1) : i8x16(0, -1, -1, -1, 4, -1, -1, -1, 8, -1, -1, -1, 12, -1, -1, -1);
-    const g = channels == 3 ? i8x16(1, -1, -1, -1, 4, -1, -1, -1, 7, -1, -1, -1, 10, -1, -1, -1) : i8x16(1, -1, -1, -1, 5, -1, -1, -1, 9, -1, -1, -1, 13, -1, -1, -1);
-    const b = channels == 3 ? i8x16(2, -1, -1, -1, 5, -1, -1, -1, 8, -1, -1, -1, 11, -1, -1, -1) : i8x16(2, -1, -1, -1, 6, -1, -1, -1, 10, -1, -1, -1, 14, -1, -1, -1);
-    const kr = i32x4.splat(65481), kg = i32x4.splat(128553), kb = i32x4.splat(24966), k = f64x2.splat(INV_255000);
+    // Bytes R, G (and G, B) of pixel k into the two int16 halves of 32-bit lane k (indices of -1 give zero bytes).
+    const rg = channels == 3 ? i8x16(0, -1, 1, -1, 3, -1, 4, -1, 6, -1, 7, -1, 9, -1, 10, -1) : i8x16(0, -1, 1, -1, 4, -1, 5, -1, 8, -1, 9, -1, 12, -1, 13, -1);
+    const gb = channels == 3 ? i8x16(1, -1, 2, -1, 4, -1, 5, -1, 7, -1, 8, -1, 10, -1, 11, -1) : i8x16(1, -1, 2, -1, 5, -1, 6, -1, 9, -1, 10, -1, 13, -1, 14, -1);
+    const w1 = i16x8(21827, 21426, 21827, 21426, 21827, 21426, 21827, 21426), w2 = i16x8(21425, 8322, 21425, 8322, 21425, 8322, 21425, 8322);
+    const k = f64x2.splat(INV_85000);
     for (let x = 0, p = src, q = dst; x < count; x += 4, p += step, q += 16) {
       const v = v128.load(p);
-      const n = i32x4.add(i32x4.add(i32x4.mul(i8x16.swizzle(v, r), kr), i32x4.mul(i8x16.swizzle(v, g), kg)), i32x4.mul(i8x16.swizzle(v, b), kb));
-      const lo = f64x2.add(sixteen, f64x2.mul(f64x2.convert_low_i32x4_s(n), k));
-      const hi = f64x2.add(sixteen, f64x2.mul(f64x2.convert_low_i32x4_s(i32x4.shuffle(n, n, 2, 3, 2, 3)), k));
+      const m = i32x4.add(i32x4.dot_i16x8_s(i8x16.swizzle(v, rg), w1), i32x4.dot_i16x8_s(i8x16.swizzle(v, gb), w2));
+      const lo = f64x2.add(sixteen, f64x2.mul(f64x2.convert_low_i32x4_s(m), k));
+      const hi = f64x2.add(sixteen, f64x2.mul(f64x2.convert_low_i32x4_s(i32x4.shuffle(m, m, 2, 3, 2, 3)), k));
       v128.store(q, i32x4.shuffle(f32x4.demote_f64x2_zero(lo), f32x4.demote_f64x2_zero(hi), 0, 1, 4, 5));
     }
   } else {
