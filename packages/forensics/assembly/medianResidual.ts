@@ -156,15 +156,17 @@ export function sweep(input: usize, channels: i32, width: i32, inRows: i32, luma
   let signs = i32x4.splat(0);
   candidatesEnd = candidates;
   // Rows of the current block row whose residuals are in `columns` (at most 16: 16 * 240 * 2^19 < 2^31).
-  let pending = 0;
+  let pending = 0, dense = true;
   for (let k = 0; k < outRows; k++) {
     const m = first + k;
     const pu = rows + <usize>(m > 0 ? m - 1 : 0) * rowBytes, pm = rows + <usize>m * rowBytes, pd = rows + <usize>(m + 1 < inRows ? m + 1 : inRows - 1) * rowBytes;
     const out = residual + <usize>k * (w << 2);
     const blockSums = sums + <usize>((bandRow + k) / block - blockRow) * <usize>blocksWide * 8;
     const rowCandidates = candidatesEnd;
-    signs = v128.or(signs, medianRow(pu, pm, pd, width, out, exact ? columns : 0, <u32>threshold << 16));
+    signs = v128.or(signs, medianRow(pu, pm, pd, width, out, exact ? columns : 0, <u32>threshold << 16, dense));
     countCandidates(rowCandidates);
+    // More than one residual in 8 a candidate: the next row compacts every vector without asking (see medianRow).
+    dense = <i32>((candidatesEnd - rowCandidates) >> 2) > (width >> 3);
     if (!exact) orderedSums(out, width, block, blockSums);
     else if (++pending == 16 || (bandRow + k + 1) % block == 0 || k + 1 == outRows) {
       foldColumns(columns, width, block, blockSums);
@@ -201,9 +203,10 @@ export function exactRange(values: usize, count: i32): bool {
  * non-negative), the window's column neighbours shuffled in from the previous and next vectors, and Paeth's median of
  * the max of the lows, the median of the middles and the min of the highs, as `medianRow` in JavaScript. With
  * `columns` (not 0) each residual times 2^19 (an integer, see `exactRange`) is added to its column's total; residuals
- * whose bits are `threshold` or more are appended at `candidatesEnd`. Returns the OR of the samples read, lane by lane.
+ * whose bits are `threshold` or more are appended at `candidatesEnd` (`dense`: without a branch on each vector).
+ * Returns the OR of the samples read, lane by lane.
  */
-function medianRow(pu: usize, pm: usize, pd: usize, width: i32, out: usize, columns: usize, threshold: u32): v128 {
+function medianRow(pu: usize, pm: usize, pd: usize, width: i32, out: usize, columns: usize, threshold: u32, dense: bool): v128 {
   // Columns -4..-1 (only -1, the left border copy, is used), then 0..3.
   let a = v128.load(pu - 16), b = v128.load(pm - 16), c = v128.load(pd - 16);
   let ab = i32x4.min_s(a, b), AB = i32x4.max_s(a, b);
@@ -234,7 +237,9 @@ function medianRow(pu: usize, pm: usize, pd: usize, width: i32, out: usize, colu
     if (columns != 0) v128.store(columns + o, i32x4.add(v128.load(columns + o), i32x4.trunc_sat_f32x4_s(f32x4.mul(r, scale))));
     let hit = i32x4.ge_u(r, t);
     if (o >= whole) hit = v128.and(hit, lastValid);
-    if (v128.any_true(hit)) {
+    // Where candidates are dense (the first rows, a map whose threshold bin holds many equal residuals) a branch on
+    // each vector would mispredict about half the time: every vector is compacted, none of its lanes possibly kept.
+    if (dense || v128.any_true(hit)) {
       const mask = i32x4.bitmask(hit);
       v128.store(cand, i8x16.swizzle(r, v128.load(COMPACT + (<usize>mask << 4))));
       cand += <usize>popcnt<u32>(mask) << 2;
