@@ -21,6 +21,19 @@ const SPREAD = memory.data<i8>([
 /** The medians: |x| of float32 bit patterns and +Infinity's bits (int32x4), then 2 and 0.6745 (float64x2). */
 const MEDIAN = memory.data<i32>([0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7f800000, 0x7f800000, 0x7f800000, 0x7f800000], 16);
 const SIGMA = memory.data<f64>([2, 2, 0.6745, 0.6745], 16);
+/**
+ * The rounded luma of RGB pixels from integers (`roundedRgb4`): byte shuffles of R and G, and of G and B, of pixels
+ * x, x + 2, x + 1, x + 3 into the int16 pairs of their int32 lanes, for 3 channels (offsets 0 and 16) and 4 (32 and
+ * 48); their weights (int16x8, offsets 64 and 80); then 1 / 85000, 16.5, 0.5 and 0.499999 (float64x2, `ROUNDED_F64`).
+ */
+const ROUNDED = memory.data<i8>([
+  0, -1, 1, -1, 6, -1, 7, -1, 3, -1, 4, -1, 9, -1, 10, -1,
+  1, -1, 2, -1, 7, -1, 8, -1, 4, -1, 5, -1, 10, -1, 11, -1,
+  0, -1, 1, -1, 8, -1, 9, -1, 4, -1, 5, -1, 12, -1, 13, -1,
+  1, -1, 2, -1, 9, -1, 10, -1, 5, -1, 6, -1, 13, -1, 14, -1,
+], 16);
+const WEIGHTS16 = memory.data<i16>([21827, 21426, 21827, 21426, 21827, 21426, 21827, 21426, 21425, 8322, 21425, 8322, 21425, 8322, 21425, 8322], 16);
+const ROUNDED_F64 = memory.data<f64>([1.0 / 85000.0, 1.0 / 85000.0, 16.5, 16.5, 0.5, 0.5, 0.499999, 0.499999], 16);
 
 /** Staged input rows, keyed by row & 31: a chunk of at most 8 HH rows reads input rows within a span of 30. */
 const STAGED: i32 = 32;
@@ -112,7 +125,19 @@ function pixelRun(src: usize): i32 {
   const step = <usize>(c << 2);
   let x = 0, p = src, e = evens + 64, o = odds + 64;
   // Rounded luma: floor(y + 0.5); otherwise y rounded to float32 (a Float32Array store).
-  if (roundLuma) {
+  if (roundLuma && c >= 3) {
+    const rg = v128.load(ROUNDED + (c == 3 ? 0 : 32)), gb = v128.load(ROUNDED + (c == 3 ? 16 : 48));
+    const w1 = v128.load(WEIGHTS16), w2 = v128.load(WEIGHTS16, 16);
+    const k = v128.load(ROUNDED_F64), offset = v128.load(ROUNDED_F64, 16), mid = v128.load(ROUNDED_F64, 32), near = v128.load(ROUNDED_F64, 48);
+    for (; x + 4 <= width; x += 4, p += step, e += 16, o += 16) {
+      const v = v128.load(p);
+      if (!roundedRgb4(v, rg, gb, w1, w2, k, offset, mid, near, e, o)) {
+        const R = i8x16.swizzle(v, r), G = i8x16.swizzle(v, g), B = i8x16.swizzle(v, b);
+        v128.store(e, f64x2.floor(f64x2.add(rgbLuma(lanes01(R), lanes01(G), lanes01(B), kr, kg, kb, inv, sixteen), half)));
+        v128.store(o, f64x2.floor(f64x2.add(rgbLuma(lanes23(R), lanes23(G), lanes23(B), kr, kg, kb, inv, sixteen), half)));
+      }
+    }
+  } else if (roundLuma) {
     for (; x + 4 <= width; x += 4, p += step, e += 16, o += 16) {
       const v = v128.load(p);
       const R = i8x16.swizzle(v, r), G = i8x16.swizzle(v, g), B = i8x16.swizzle(v, b);
@@ -128,6 +153,53 @@ function pixelRun(src: usize): i32 {
     }
   }
   return x;
+}
+
+/**
+ * The rounded luma floor(16 + ((65.481 R + 128.553 G) + 24.966 B) * INV_255 + 0.5) of the four RGB pixels of the 16
+ * bytes `v` (shuffled by `rg` and `gb`, see `ROUNDED`), pixels x and x + 2 stored at `e` and x + 1 and x + 3 at `o` as
+ * float64, from the exact integer n / 3 = m = 21827 R + 42851 G + 8322 B (two int16 dot products: 42851 G as
+ * 21426 G + 21425 G): floor(m * (1 / 85000) + 16.5). The two differ only where y + 0.5 is an integer or within float64
+ * rounding of one (m + 42500 a multiple of 85000: the float64 sums then round either way); anywhere else y + 0.5 is
+ * at least 1 / 255000 from an integer. Returns false, storing nothing, when a pixel's m * (1 / 85000) + 16.5 is
+ * within 1e-6 of an integer (194 of the 2^24 colours): the caller then takes the float64 sums. Checked against
+ * `lumaBytesRounded` for every one of the 2^24 colours (test/wasmDwt.test.ts, through `roundedLumaRgb`).
+ */
+// @ts-ignore: decorator
+@inline function roundedRgb4(v: v128, rg: v128, gb: v128, w1: v128, w2: v128, k: v128, offset: v128, mid: v128, near: v128, e: usize, o: usize): bool {
+  const n = i32x4.add(i32x4.dot_i16x8_s(i8x16.swizzle(v, rg), w1), i32x4.dot_i16x8_s(i8x16.swizzle(v, gb), w2));
+  const te = f64x2.add(f64x2.mul(f64x2.convert_low_i32x4_s(n), k), offset);
+  const to = f64x2.add(f64x2.mul(f64x2.convert_low_i32x4_s(i32x4.shuffle(n, n, 2, 3, 2, 3)), k), offset);
+  const fe = f64x2.floor(te), fo = f64x2.floor(to);
+  // |frac - 0.5| > 0.499999: within 1e-6 of an integer.
+  const tie = v128.or(f64x2.gt(f64x2.abs(f64x2.sub(f64x2.sub(te, fe), mid)), near), f64x2.gt(f64x2.abs(f64x2.sub(f64x2.sub(to, fo), mid)), near));
+  if (v128.any_true(tie)) return false;
+  v128.store(e, fe);
+  v128.store(o, fo);
+  return true;
+}
+
+/**
+ * Rounded luma of `count` RGB pixels (`channels` 3 or 4, count a multiple of 4) at `src` as `pixelRun` computes it,
+ * into float64 at `dst`: per four pixels x .. x + 3, those of x and x + 2, then x + 1 and x + 3 (a test hook: the
+ * module's rounded luma against `lumaBytesRounded` for every colour).
+ */
+export function roundedLumaRgb(src: usize, channels: i32, count: i32, dst: usize): void {
+  const r = v128.load(SPREAD + (<usize>(channels - 1) << 4)), g = i32x4.add(r, i32x4.splat(1)), b = i32x4.add(r, i32x4.splat(2));
+  const weights = lumaWeights();
+  const kr = v128.load(weights, AT_RED), kg = v128.load(weights, AT_GREEN), kb = v128.load(weights, AT_BLUE);
+  const inv = v128.load(weights, AT_INV_255), sixteen = v128.load(weights, AT_SIXTEEN), half = v128.load(weights, AT_HALF);
+  const rg = v128.load(ROUNDED + (channels == 3 ? 0 : 32)), gb = v128.load(ROUNDED + (channels == 3 ? 16 : 48));
+  const w1 = v128.load(WEIGHTS16), w2 = v128.load(WEIGHTS16, 16);
+  const k = v128.load(ROUNDED_F64), offset = v128.load(ROUNDED_F64, 16), mid = v128.load(ROUNDED_F64, 32), near = v128.load(ROUNDED_F64, 48);
+  for (let x = 0, p = src, q = dst; x < count; x += 4, p += <usize>(channels << 2), q += 32) {
+    const v = v128.load(p);
+    if (!roundedRgb4(v, rg, gb, w1, w2, k, offset, mid, near, q, q + 16)) {
+      const R = i8x16.swizzle(v, r), G = i8x16.swizzle(v, g), B = i8x16.swizzle(v, b);
+      v128.store(q, f64x2.floor(f64x2.add(rgbLuma(lanes01(R), lanes01(G), lanes01(B), kr, kg, kb, inv, sixteen), half)));
+      v128.store(q + 16, f64x2.floor(f64x2.add(rgbLuma(lanes23(R), lanes23(G), lanes23(B), kr, kg, kb, inv, sixteen), half)));
+    }
+  }
 }
 
 /**

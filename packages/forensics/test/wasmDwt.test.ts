@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { decodeImage } from '../src/index.js';
 import { wasmDetailChunks } from '../src/internal/dwt.js';
-import { studioLumaPlanes } from '../src/internal/luma.js';
+import { studioLuma, studioLumaPlanes } from '../src/internal/luma.js';
+import { wasmModule } from '../src/internal/wasm.js';
 import { waveletBlocks, waveletNoiseBand, waveletNoiseFromLuma, waveletNoiseOptions } from '../src/kernels/waveletNoiseMap.js';
 import type { WaveletNoiseMapOptions } from '../src/kernels/waveletNoiseMap.js';
 import type { PixelBuffer } from '../src/types.js';
@@ -94,6 +95,31 @@ describe.skipIf(MODULES_OFF)('wavelet noise in WebAssembly', () => {
     const map = expectSameMap({ data: twoLevel, width: 90, height: 70, channels: 1 }, { roundLuma: false }, true);
     expect(map.some((v) => v > 0)).toBe(true);
   });
+
+  it('computes the rounded luma of every 8-bit colour as lumaBytesRounded does (integer path and its tie fallback)', () => {
+    const module = wasmModule('dwt')!;
+    const rounded = module.function<(src: number, channels: number, count: number, dst: number) => void>('roundedLumaRgb');
+    const n = 1 << 16;
+    // Scratch memory after a small band's layout (a later band lays the module out afresh).
+    const layout = module.function<(w: number, h: number, keep: number, block: number, kind: number, channels: number, round: boolean) => number>('layout');
+    const base = (layout(16, 16, 8, 8, 2, 3, true) + 15) & ~15;
+    module.reserve(base + 4 * n + 16 + 8 * n + 64);
+    const pixels = new Uint8Array(module.memory.buffer, base, 4 * n + 16), result = new Float64Array(module.memory.buffer, base + 4 * n + 16, n);
+    let mismatches = 0;
+    for (const channels of [3, 4]) {
+      for (let r = 0; r < 256; r++) {
+        // The 2^16 colours with red r.
+        for (let i = 0, p = 0; i < n; i++, p += channels) { pixels[p] = r; pixels[p + 1] = i >> 8; pixels[p + 2] = i & 255; if (channels === 4) pixels[p + 3] = i; }
+        rounded(base, channels, n, base + 4 * n + 16);
+        const expected = withModulesOff(() => studioLuma({ data: pixels.slice(0, channels * n), width: n, height: 1, channels }, true));
+        // Per four pixels x .. x + 3: x, x + 2, x + 1, x + 3.
+        for (let x = 0; x < n; x += 4) {
+          if (result[x] !== expected[x] || result[x + 1] !== expected[x + 2] || result[x + 2] !== expected[x + 1] || result[x + 3] !== expected[x + 3]) mismatches++;
+        }
+      }
+    }
+    expect(mismatches).toBe(0);
+  }, 120_000);
 
   it('equals the JavaScript path on float pixels, NaN and infinities included', () => {
     const random = rng(11);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeImage, medianResidualMap } from '../src/index.js';
 import { lumaBytes, studioLuma } from '../src/internal/luma.js';
-import { float32LargestNonNegative } from '../src/internal/stats.js';
+import { float32Largest, float32LargestNonNegative } from '../src/internal/stats.js';
 import { medianResidualSweep, type ResidualSweep } from '../src/internal/medianResidualSweep.js';
 import { wasmSweepCalls } from '../src/internal/medianResidualWasm.js';
 import { wasmModule } from '../src/internal/wasm.js';
@@ -13,7 +13,8 @@ import { rng } from './synthetic.js';
 import { firstDifference, float32Bits, float64Bits, MODULES_OFF, onWebAssembly, randomImage, restoreModulesAfterEach, withModulesOff } from './wasmPaths.js';
 
 // The WebAssembly median residual sweep must return the JavaScript sweep's values bit for bit: residuals, block sums,
-// histogram and the finite flag, from 8-bit pixels of every channel count and from luma planes, on awkward sizes.
+// histogram and the finite flag, from 8-bit pixels of every channel count and from luma planes, on awkward sizes; with
+// `keep`, candidates that give the same largest values and a histogram that is the full one from `highFrom` up.
 
 restoreModulesAfterEach();
 
@@ -101,6 +102,20 @@ describe.skipIf(MODULES_OFF)('median residual sweep in WebAssembly', () => {
     }
   });
 
+  it('equals it on a plane whose samples leave [16, 256) in one chunk (sums in pixel order from there on)', () => {
+    // 1000 wide: 262 rows per chunk (0-261, 262-523, 524-599). Rows 480-522 hold tiny samples, whose residuals are not
+    // multiples of 2^-19: the second chunk adds in pixel order, and the third (in range again) continues from its sums
+    // in pixel order too, since the block rows it finishes began with such residuals.
+    const image = randomImage(1000, 600, 3, 31);
+    const plane = studioLuma(image, false);
+    const random = rng(32);
+    for (let i = 480 * 1000; i < 523 * 1000; i++) plane[i] = random() * 1e-14;
+    for (const block of [16, 7]) {
+      expect(compareSweeps(plane, 1000, 600, block)).toBeDefined();
+      compareSweeps(plane, 1000, 600, block, 2 * block * 5, 600);
+    }
+  });
+
   it('computes the luma of every 8-bit colour and grey level as lumaBytes does', () => {
     const module = wasmModule('medianResidual')!;
     const luma = module.function<(src: number, channels: number, count: number, dst: number) => void>('luma');
@@ -136,7 +151,10 @@ describe.skipIf(MODULES_OFF)('median residual sweep in WebAssembly', () => {
       for (const keep of [1, 17, Math.round(0.005 * n), Math.round(0.3 * n), n, n + 5]) {
         for (const [y0, y1] of [[0, height], [16, height - (height % 16)]] as const) {
           const sweep = webAssembly(() => medianResidualSweep(image, width, height, 16, y0, y1, undefined, keep))!;
-          const expected = float32LargestNonNegative(sweep.residual, sweep.high, keep);
+          // The keep largest by two passes over the whole map, and the histogram of the JavaScript sweep.
+          const expected = float32Largest(sweep.residual, keep)!;
+          const full = withModulesOff(() => medianResidualSweep(image, width, height, 16, y0, y1))!.high;
+          expect(firstDifference(sweep.high.subarray(sweep.highFrom), full.subarray(sweep.highFrom))).toBe(-1);
           expect(sweep.candidates).toBeDefined();
           expect(sweep.candidates!.length).toBeLessThanOrEqual(sweep.residual.length);
           // The same multiset (the order may differ: only a selection reads it).

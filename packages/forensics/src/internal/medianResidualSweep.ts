@@ -8,13 +8,20 @@ export interface ResidualSweep {
   residual: Float32Array;
   /** Block sums of the residual, additions in pixel order within each block row (as `blockMean`). */
   sums: Float64Array;
-  /** Histogram of `residual` bits >>> 16 (all values are non-negative: sign bit clear). */
+  /**
+   * Histogram of `residual` bits >>> 16 (all values are non-negative: sign bit clear), complete from bin `highFrom` up
+   * (the bins below may be short): `float32LargestNonNegative` reads it from the top down to the bin of the m-th
+   * largest value, which is `highFrom` or above.
+   */
   high: Uint32Array;
+  /** The lowest bin of `high` that counts every residual of its bin (0: the whole histogram). */
+  highFrom: number;
   /** False when a residual is NaN or infinite (then `high` is not used). */
   finite: boolean;
   /**
    * With `keep`: residuals in pixel order that include every one of the band's `keep` largest (and all values in
-   * their lowest bin of `high`), for `float32LargestNonNegative` instead of `residual`. Absent when not collected.
+   * their lowest bin of `high`), for `float32LargestNonNegative` instead of `residual`. Absent when not collected
+   * (then `highFrom` is 0).
    */
   candidates?: Float32Array;
 }
@@ -51,7 +58,7 @@ export function medianResidualSweep(source: Float32Array | PixelBuffer, width: n
   }
   // Fold the two interleaved histograms (even and odd columns) into the lower half.
   for (let i = 0; i < 0x8000; i++) { high[i]! += high[i + 0x8000]!; high[i + 0x8000] = 0; }
-  return signs < 0 ? undefined : { residual, sums, high, finite: special === 0 };
+  return signs < 0 ? undefined : { residual, sums, high, highFrom: 0, finite: special === 0 };
 }
 
 /**

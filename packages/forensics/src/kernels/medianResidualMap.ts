@@ -1,6 +1,7 @@
 import { blockMean, blockMeansFromSums } from '../internal/blocks.js';
 import { medianResidualSweep } from '../internal/medianResidualSweep.js';
 import { studioLuma } from '../internal/luma.js';
+import { SortedFloat32 } from '../internal/sortedFloat32.js';
 import { medianResidualRows } from '../internal/median3x3.js';
 import { clamp01, concatFloat32, float32Largest, float32LargestNonNegative, outlierFraction, quantile, selectKth } from '../internal/stats.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
@@ -106,13 +107,16 @@ export function medianResidualFromBands(image: PixelBuffer, bands: Array<Omit<Me
   const { width, height } = image;
   const residual = whole ?? (bands.length === 1 ? bands[0]!.residual! : concatFloat32(bands.map((b) => b.residual!)));
   const blocks = { data: bands.length === 1 ? bands[0]!.blocks : concatFloat32(bands.map((b) => b.blocks)), width: Math.ceil(width / o.blockSize), height: Math.ceil(height / o.blockSize) };
-  const inconsistent = outlierFraction(blocks.data, o.outlierZ, true, 0.05);
+  // One sort of the block means for every order statistic (the same values as `outlierFraction` and `quantile`).
+  const sorted = SortedFloat32.of(blocks.data);
+  const inconsistent = sorted ? sorted.outlierFraction(o.outlierZ, true, 0.05) : outlierFraction(blocks.data, o.outlierZ, true, 0.05);
+  const blockQuantile = (q: number): number => (sorted ? sorted.quantile(q) : quantile(blocks.data, q));
   return {
     maps: [
       { name: 'median-residual', data: residual, width, height, cellSize: 1, displayRange: [0, Math.max(1e-6, displayQuantile(residual, bands))] },
-      { name: 'median-residual-block-mean', data: blocks.data, width: blocks.width, height: blocks.height, cellSize: o.blockSize, displayRange: [0, Math.max(1e-6, quantile(blocks.data, 0.99))] },
+      { name: 'median-residual-block-mean', data: blocks.data, width: blocks.width, height: blocks.height, cellSize: o.blockSize, displayRange: [0, Math.max(1e-6, blockQuantile(0.99))] },
     ],
-    stats: { meanResidual: blocks.data.reduce((s, v) => s + v, 0) / blocks.data.length, medianBlockResidual: quantile(blocks.data, 0.5), inconsistentBlockFraction: inconsistent },
+    stats: { meanResidual: blocks.data.reduce((s, v) => s + v, 0) / blocks.data.length, medianBlockResidual: blockQuantile(0.5), inconsistentBlockFraction: inconsistent },
     score: clamp01(inconsistent),
   };
 }

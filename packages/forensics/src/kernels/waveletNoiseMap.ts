@@ -1,6 +1,7 @@
 import { DB8_DECOMPOSITION_HIGH } from '../internal/db8.js';
 import { StreamedDetail16, WasmDetail16 } from '../internal/dwt.js';
 import type { LumaPlanes } from '../internal/luma.js';
+import { SortedFloat32 } from '../internal/sortedFloat32.js';
 import { clamp01, concatFloat32, medianInPlace, medianOfNonNegativeBits, outlierFraction, quantile } from '../internal/stats.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
 import { expectIntegerInRange, expectMinimumSize, expectNumberInRange, expectPixelBuffer } from '../validate.js';
@@ -136,11 +137,14 @@ function waveletNoiseBandWasm(wasm: WasmDetail16, bw: number, B: number, blockRo
 export function waveletNoiseFromBands(image: PixelBuffer, bands: Float32Array[], o: Required<WaveletNoiseMapOptions>): KernelResult {
   const [bw, bh] = waveletBlocks(image, o.blockSize);
   const map = bands.length === 1 ? bands[0]! : concatFloat32(bands);
-  const inconsistent = outlierFraction(map, o.outlierZ, true, 0.05);
-  const p99 = quantile(map, 0.99);
+  // One sort of the sigmas for every order statistic (the same values as `outlierFraction` and `quantile`).
+  const sorted = SortedFloat32.of(map);
+  const inconsistent = sorted ? sorted.outlierFraction(o.outlierZ, true, 0.05) : outlierFraction(map, o.outlierZ, true, 0.05);
+  const sigmaQuantile = (q: number): number => (sorted ? sorted.quantile(q) : quantile(map, q));
+  const p99 = sigmaQuantile(0.99);
   return {
     maps: [{ name: 'noise-sigma', data: map, width: bw, height: bh, cellSize: 2 * o.blockSize, displayRange: [0, Math.max(1e-6, p99)] }],
-    stats: { medianSigma: quantile(map, 0.5), p99Sigma: p99, maxSigma: quantile(map, 1), inconsistentBlockFraction: inconsistent },
+    stats: { medianSigma: sigmaQuantile(0.5), p99Sigma: p99, maxSigma: sigmaQuantile(1), inconsistentBlockFraction: inconsistent },
     score: clamp01(inconsistent),
   };
 }
