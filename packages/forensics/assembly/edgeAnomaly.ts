@@ -15,7 +15,7 @@
 // so on), which gives the border blocks the clamped neighbours of the generic JavaScript loop; the steps it skips
 // there (x = 0, y = 0) are zero here, and the caller counts steps as that loop does.
 
-import { AT_BLUE, AT_GREEN, AT_GREY, AT_INV_255, AT_RED, AT_SIXTEEN, greyLuma4, lumaWeights, rgbLuma4 } from './lib/luma';
+import { AT_GREY, AT_INV_255, AT_SIXTEEN, float32x4, greyLuma4, lanes01, lanes23, lumaWeights } from './lib/luma';
 
 /** Luma units per luma level: 2^19. */
 const UNITS: f32 = 524288.0;
@@ -72,8 +72,10 @@ export function lumaUnitsRow(src: usize, channels: i32, width: i32, dst: usize):
     const green = i32x4.add(first, i32x4.splat(1)), blue = i32x4.add(first, i32x4.splat(2));
     for (let x = 0; x < width; x += 4) {
       const px = v128.load(src + <usize>(x * c));
-      const kr = v128.load(weights, AT_RED), kg = v128.load(weights, AT_GREEN), kb = v128.load(weights, AT_BLUE);
-      v128.store(out + (<usize>x << 2), units4(rgbLuma4(i8x16.swizzle(px, first), i8x16.swizzle(px, green), i8x16.swizzle(px, blue), kr, kg, kb, inv, sixteen)));
+      // 65481 R + 128553 G + 24966 B, exact in i32 (below 2^26).
+      const n = i32x4.add(i32x4.add(i32x4.mul(i8x16.swizzle(px, first), i32x4.splat(65481)), i32x4.mul(i8x16.swizzle(px, green), i32x4.splat(128553))), i32x4.mul(i8x16.swizzle(px, blue), i32x4.splat(24966)));
+      const k = v128.load(INTEGER_WEIGHT);
+      v128.store(out + (<usize>x << 2), units4(float32x4(f64x2.add(sixteen, f64x2.mul(lanes01(n), k)), f64x2.add(sixteen, f64x2.mul(lanes23(n), k)))));
     }
   } else {
     for (let x = 0; x < width; x += 4) {
@@ -83,6 +85,16 @@ export function lumaUnitsRow(src: usize, channels: i32, width: i32, dst: usize):
   }
   replicateBorders(dst, width);
 }
+
+/**
+ * 1 / 255000 twice: 8-bit RGB luma as 16 + n / 255000 with the exact integer n = 65481 R + 128553 G + 24966 B. It
+ * rounds to the float32 of `lumaBytes`'s 16 + ((65.481 R + 128.553 G) + 24.966 B) * INV_255: both float64 values lie
+ * within 2e-13 of the real 16 + n / 255000, which is at least 3e-11 from every midpoint between two float32s in
+ * [16, 256) (a midpoint is 16 + k / 2^j with k odd and j in 17..20, and |n 2^j - 255000 k| = 8 |n 2^(j-3) - 31875 k|
+ * is 8 times an odd number), so both round to the float32 nearest that real number. Fewer float64 operations than the
+ * weighted sum (test/wasmEdgeAnomaly.test.ts checks all 2^24 colours).
+ */
+const INTEGER_WEIGHT = memory.data<f64>([1.0 / 255000.0, 1.0 / 255000.0], 16);
 
 /** Float32 luma of 4 pixels times 2^19 as i32x4. */
 @inline function units4(y: v128): v128 {
