@@ -73,8 +73,9 @@ export function lumaUnitsRow(src: usize, channels: i32, width: i32, dst: usize):
     for (let x = 0; x < width; x += 4) {
       const px = v128.load(src + <usize>(x * c));
       // 65481 R + 128553 G + 24966 B, exact in i32 (below 2^26).
-      const n = i32x4.add(i32x4.add(i32x4.mul(i8x16.swizzle(px, first), i32x4.splat(65481)), i32x4.mul(i8x16.swizzle(px, green), i32x4.splat(128553))), i32x4.mul(i8x16.swizzle(px, blue), i32x4.splat(24966)));
-      const k = v128.load(INTEGER_WEIGHT);
+      const kr = v128.load(INTEGER_WEIGHTS), kg = v128.load(INTEGER_WEIGHTS, 16), kb = v128.load(INTEGER_WEIGHTS, 32);
+      const n = i32x4.add(i32x4.add(i32x4.mul(i8x16.swizzle(px, first), kr), i32x4.mul(i8x16.swizzle(px, green), kg)), i32x4.mul(i8x16.swizzle(px, blue), kb));
+      const k = v128.load(INV_255000);
       v128.store(out + (<usize>x << 2), units4(float32x4(f64x2.add(sixteen, f64x2.mul(lanes01(n), k)), f64x2.add(sixteen, f64x2.mul(lanes23(n), k)))));
     }
   } else {
@@ -87,14 +88,16 @@ export function lumaUnitsRow(src: usize, channels: i32, width: i32, dst: usize):
 }
 
 /**
- * 1 / 255000 twice: 8-bit RGB luma as 16 + n / 255000 with the exact integer n = 65481 R + 128553 G + 24966 B. It
+ * The weights 65481, 128553 and 24966 (i32x4 each) and 1 / 255000 (f64x2), loaded in the loop rather than written as
+ * constants (which V8 would materialise again in every iteration): 8-bit RGB luma as 16 + n / 255000 with the exact integer n = 65481 R + 128553 G + 24966 B. It
  * rounds to the float32 of `lumaBytes`'s 16 + ((65.481 R + 128.553 G) + 24.966 B) * INV_255: both float64 values lie
  * within 2e-13 of the real 16 + n / 255000, which is at least 3e-11 from every midpoint between two float32s in
  * [16, 256) (a midpoint is 16 + k / 2^j with k odd and j in 17..20, and |n 2^j - 255000 k| = 8 |n 2^(j-3) - 31875 k|
  * is 8 times an odd number), so both round to the float32 nearest that real number. Fewer float64 operations than the
  * weighted sum (test/wasmEdgeAnomaly.test.ts checks all 2^24 colours).
  */
-const INTEGER_WEIGHT = memory.data<f64>([1.0 / 255000.0, 1.0 / 255000.0], 16);
+const INTEGER_WEIGHTS = memory.data<i32>([65481, 65481, 65481, 65481, 128553, 128553, 128553, 128553, 24966, 24966, 24966, 24966], 16);
+const INV_255000 = memory.data<f64>([1.0 / 255000.0, 1.0 / 255000.0], 16);
 
 /** Float32 luma of 4 pixels times 2^19 as i32x4. */
 @inline function units4(y: v128): v128 {
