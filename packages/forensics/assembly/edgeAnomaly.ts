@@ -354,13 +354,24 @@ export function localDifferences(values: usize, bw: i32, r: i32, grid: usize, yF
         store<u32>(o, 0x7fc00000);
         continue;
       }
-      for (let dy = 0; dy < side; dy++) {
-        const g = grid + (<usize>((y + dy) * gw + x) << 2), w = WINDOW + (<usize>(dy * 5) << 2);
-        for (let dx = 0; dx < side; dx++) store<i32>(w + (<usize>dx << 2), load<i32>(g + (<usize>dx << 2)));
+      const g = grid + (<usize>(y * gw + x) << 2), stride = <usize>gw << 2;
+      let c0: v128, c1: v128, c2: v128, c3: v128, c4: v128, c5: v128, c6: v128;
+      if (r == 2) {
+        // Straight from the grid (no copy, whose scalar stores the vector loads would wait for): columns 0-3 of each
+        // row, then column 4 of each row; the block itself (row 2, column 2) a sentinel.
+        c0 = v128.load(g); c1 = v128.load(g + stride); c2 = i32x4.replace_lane(v128.load(g + 2 * stride), 2, SENTINEL);
+        c3 = v128.load(g + 3 * stride); c4 = v128.load(g + 4 * stride);
+        c5 = i32x4.replace_lane(i32x4.replace_lane(i32x4.replace_lane(i32x4.splat(load<i32>(g, 16)), 1, load<i32>(g + stride, 16)), 2, load<i32>(g + 2 * stride, 16)), 3, load<i32>(g + 3 * stride, 16));
+        c6 = i32x4.replace_lane(none, 0, load<i32>(g + 4 * stride, 16));
+      } else {
+        for (let dy = 0; dy < side; dy++) {
+          const from = g + <usize>dy * stride, w = WINDOW + (<usize>(dy * 5) << 2);
+          for (let dx = 0; dx < side; dx++) store<i32>(w + (<usize>dx << 2), load<i32>(from + (<usize>dx << 2)));
+        }
+        store<i32>(WINDOW + (<usize>(r * 6) << 2), SENTINEL);
+        c0 = v128.load(WINDOW); c1 = v128.load(WINDOW, 16); c2 = v128.load(WINDOW, 32); c3 = v128.load(WINDOW, 48);
+        c4 = v128.load(WINDOW, 64); c5 = v128.load(WINDOW, 80); c6 = v128.load(WINDOW, 96);
       }
-      store<i32>(WINDOW + (<usize>(r * 6) << 2), SENTINEL);
-      const c0 = v128.load(WINDOW), c1 = v128.load(WINDOW, 16), c2 = v128.load(WINDOW, 32), c3 = v128.load(WINDOW, 48);
-      const c4 = v128.load(WINDOW, 64), c5 = v128.load(WINDOW, 80), c6 = v128.load(WINDOW, 96);
       // Finite neighbours: lanes that are not sentinels, counted as -1 per lane.
       let finite = i32x4.add(i32x4.add(i32x4.ne(c0, none), i32x4.ne(c1, none)), i32x4.add(i32x4.ne(c2, none), i32x4.ne(c3, none)));
       finite = i32x4.add(finite, i32x4.add(i32x4.add(i32x4.ne(c4, none), i32x4.ne(c5, none)), i32x4.ne(c6, none)));
@@ -371,9 +382,13 @@ export function localDifferences(values: usize, bw: i32, r: i32, grid: usize, yF
         continue;
       }
       // Per candidate lane, minus the count of neighbours below it.
+      // (Radius 2: the 24 neighbours read from the grid, the block itself skipped; radius 1: the 25 window cells, the
+      // block and the unused cells sentinels, which are below no candidate.)
       let n0 = i32x4.splat(0), n1 = n0, n2 = n0, n3 = n0, n4 = n0, n5 = n0, n6 = n0;
+      const cells = r == 2 ? g : WINDOW, cellRow = r == 2 ? stride : 20;
       for (let j: usize = 0; j < 25; j++) {
-        const s = v128.load32_splat(WINDOW + (j << 2));
+        if (r == 2 && j == 12) continue;
+        const s = v128.load32_splat(cells + (j / 5) * cellRow + ((j % 5) << 2));
         n0 = i32x4.add(n0, i32x4.lt_s(s, c0)); n1 = i32x4.add(n1, i32x4.lt_s(s, c1));
         n2 = i32x4.add(n2, i32x4.lt_s(s, c2)); n3 = i32x4.add(n3, i32x4.lt_s(s, c3));
         n4 = i32x4.add(n4, i32x4.lt_s(s, c4)); n5 = i32x4.add(n5, i32x4.lt_s(s, c5));
