@@ -89,12 +89,13 @@ export function lumaUnitsRow(src: usize, channels: i32, width: i32, dst: usize):
 
 /**
  * The weights 65481, 128553 and 24966 (i32x4 each) and 1 / 255000 (f64x2), loaded in the loop rather than written as
- * constants (which V8 would materialise again in every iteration): 8-bit RGB luma as 16 + n / 255000 with the exact integer n = 65481 R + 128553 G + 24966 B. It
- * rounds to the float32 of `lumaBytes`'s 16 + ((65.481 R + 128.553 G) + 24.966 B) * INV_255: both float64 values lie
- * within 2e-13 of the real 16 + n / 255000, which is at least 3e-11 from every midpoint between two float32s in
- * [16, 256) (a midpoint is 16 + k / 2^j with k odd and j in 17..20, and |n 2^j - 255000 k| = 8 |n 2^(j-3) - 31875 k|
- * is 8 times an odd number), so both round to the float32 nearest that real number. Fewer float64 operations than the
- * weighted sum (test/wasmEdgeAnomaly.test.ts checks all 2^24 colours).
+ * constants (which V8 would materialise again in every iteration): 8-bit RGB luma as 16 + n / 255000 with the exact
+ * integer n = 65481 R + 128553 G + 24966 B. It rounds to the float32 of `lumaBytes`'s
+ * 16 + ((65.481 R + 128.553 G) + 24.966 B) * INV_255: both float64 values lie within 2e-13 of the real
+ * 16 + n / 255000, which is at least 3e-11 from every midpoint between two float32s in [16, 256) (a midpoint is
+ * 16 + k / 2^j with k odd and j in 17..20, and |n 2^j - 255000 k| = 8 |n 2^(j-3) - 31875 k| is 8 times an odd number),
+ * so both round to the float32 nearest that real number. Fewer float64 operations than the weighted sum
+ * (test/wasmEdgeAnomaly.test.ts checks all 2^24 colours).
  */
 const INTEGER_WEIGHTS = memory.data<i32>([65481, 65481, 65481, 65481, 128553, 128553, 128553, 128553, 24966, 24966, 24966, 24966], 16);
 const INV_255000 = memory.data<f64>([1.0 / 255000.0, 1.0 / 255000.0], 16);
