@@ -15,7 +15,7 @@
 // so on), which gives the border blocks the clamped neighbours of the generic JavaScript loop; the steps it skips
 // there (x = 0, y = 0) are zero here, and the caller counts steps as that loop does.
 
-import { AT_BLUE, AT_GREEN, AT_GREY, AT_INV_255, AT_RED, AT_SIXTEEN, greyLuma4, lumaWeights, rgbLuma4 } from './lib/luma';
+import { AT_GREY, AT_INV_255, AT_SIXTEEN, float32x4, greyLuma4, lanes01, lanes23, lumaWeights } from './lib/luma';
 
 /** Luma units per luma level: 2^19. */
 const UNITS: f32 = 524288.0;
@@ -72,8 +72,11 @@ export function lumaUnitsRow(src: usize, channels: i32, width: i32, dst: usize):
     const green = i32x4.add(first, i32x4.splat(1)), blue = i32x4.add(first, i32x4.splat(2));
     for (let x = 0; x < width; x += 4) {
       const px = v128.load(src + <usize>(x * c));
-      const kr = v128.load(weights, AT_RED), kg = v128.load(weights, AT_GREEN), kb = v128.load(weights, AT_BLUE);
-      v128.store(out + (<usize>x << 2), units4(rgbLuma4(i8x16.swizzle(px, first), i8x16.swizzle(px, green), i8x16.swizzle(px, blue), kr, kg, kb, inv, sixteen)));
+      // 65481 R + 128553 G + 24966 B, exact in i32 (below 2^26).
+      const kr = v128.load(INTEGER_WEIGHTS), kg = v128.load(INTEGER_WEIGHTS, 16), kb = v128.load(INTEGER_WEIGHTS, 32);
+      const n = i32x4.add(i32x4.add(i32x4.mul(i8x16.swizzle(px, first), kr), i32x4.mul(i8x16.swizzle(px, green), kg)), i32x4.mul(i8x16.swizzle(px, blue), kb));
+      const k = v128.load(INV_255000);
+      v128.store(out + (<usize>x << 2), units4(float32x4(f64x2.add(sixteen, f64x2.mul(lanes01(n), k)), f64x2.add(sixteen, f64x2.mul(lanes23(n), k)))));
     }
   } else {
     for (let x = 0; x < width; x += 4) {
@@ -83,6 +86,19 @@ export function lumaUnitsRow(src: usize, channels: i32, width: i32, dst: usize):
   }
   replicateBorders(dst, width);
 }
+
+/**
+ * The weights 65481, 128553 and 24966 (i32x4 each) and 1 / 255000 (f64x2), loaded in the loop rather than written as
+ * constants (which V8 would materialise again in every iteration): 8-bit RGB luma as 16 + n / 255000 with the exact
+ * integer n = 65481 R + 128553 G + 24966 B. It rounds to the float32 of `lumaBytes`'s
+ * 16 + ((65.481 R + 128.553 G) + 24.966 B) * INV_255: both float64 values lie within 2e-13 of the real
+ * 16 + n / 255000, which is at least 3e-11 from every midpoint between two float32s in [16, 256) (a midpoint is
+ * 16 + k / 2^j with k odd and j in 17..20, and |n 2^j - 255000 k| = 8 |n 2^(j-3) - 31875 k| is 8 times an odd number),
+ * so both round to the float32 nearest that real number. Fewer float64 operations than the weighted sum
+ * (test/wasmEdgeAnomaly.test.ts checks all 2^24 colours).
+ */
+const INTEGER_WEIGHTS = memory.data<i32>([65481, 65481, 65481, 65481, 128553, 128553, 128553, 128553, 24966, 24966, 24966, 24966], 16);
+const INV_255000 = memory.data<f64>([1.0 / 255000.0, 1.0 / 255000.0], 16);
 
 /** Float32 luma of 4 pixels times 2^19 as i32x4. */
 @inline function units4(y: v128): v128 {
@@ -339,13 +355,24 @@ export function localDifferences(values: usize, bw: i32, r: i32, grid: usize, yF
         store<u32>(o, 0x7fc00000);
         continue;
       }
-      for (let dy = 0; dy < side; dy++) {
-        const g = grid + (<usize>((y + dy) * gw + x) << 2), w = WINDOW + (<usize>(dy * 5) << 2);
-        for (let dx = 0; dx < side; dx++) store<i32>(w + (<usize>dx << 2), load<i32>(g + (<usize>dx << 2)));
+      const g = grid + (<usize>(y * gw + x) << 2), stride = <usize>gw << 2;
+      let c0: v128, c1: v128, c2: v128, c3: v128, c4: v128, c5: v128, c6: v128;
+      if (r == 2) {
+        // Straight from the grid (no copy, whose scalar stores the vector loads would wait for): columns 0-3 of each
+        // row, then column 4 of each row; the block itself (row 2, column 2) a sentinel.
+        c0 = v128.load(g); c1 = v128.load(g + stride); c2 = i32x4.replace_lane(v128.load(g + 2 * stride), 2, SENTINEL);
+        c3 = v128.load(g + 3 * stride); c4 = v128.load(g + 4 * stride);
+        c5 = i32x4.replace_lane(i32x4.replace_lane(i32x4.replace_lane(i32x4.splat(load<i32>(g, 16)), 1, load<i32>(g + stride, 16)), 2, load<i32>(g + 2 * stride, 16)), 3, load<i32>(g + 3 * stride, 16));
+        c6 = i32x4.replace_lane(none, 0, load<i32>(g + 4 * stride, 16));
+      } else {
+        for (let dy = 0; dy < side; dy++) {
+          const from = g + <usize>dy * stride, w = WINDOW + (<usize>(dy * 5) << 2);
+          for (let dx = 0; dx < side; dx++) store<i32>(w + (<usize>dx << 2), load<i32>(from + (<usize>dx << 2)));
+        }
+        store<i32>(WINDOW + (<usize>(r * 6) << 2), SENTINEL);
+        c0 = v128.load(WINDOW); c1 = v128.load(WINDOW, 16); c2 = v128.load(WINDOW, 32); c3 = v128.load(WINDOW, 48);
+        c4 = v128.load(WINDOW, 64); c5 = v128.load(WINDOW, 80); c6 = v128.load(WINDOW, 96);
       }
-      store<i32>(WINDOW + (<usize>(r * 6) << 2), SENTINEL);
-      const c0 = v128.load(WINDOW), c1 = v128.load(WINDOW, 16), c2 = v128.load(WINDOW, 32), c3 = v128.load(WINDOW, 48);
-      const c4 = v128.load(WINDOW, 64), c5 = v128.load(WINDOW, 80), c6 = v128.load(WINDOW, 96);
       // Finite neighbours: lanes that are not sentinels, counted as -1 per lane.
       let finite = i32x4.add(i32x4.add(i32x4.ne(c0, none), i32x4.ne(c1, none)), i32x4.add(i32x4.ne(c2, none), i32x4.ne(c3, none)));
       finite = i32x4.add(finite, i32x4.add(i32x4.add(i32x4.ne(c4, none), i32x4.ne(c5, none)), i32x4.ne(c6, none)));
@@ -356,9 +383,13 @@ export function localDifferences(values: usize, bw: i32, r: i32, grid: usize, yF
         continue;
       }
       // Per candidate lane, minus the count of neighbours below it.
+      // (Radius 2: the 24 neighbours read from the grid, the block itself skipped; radius 1: the 25 window cells, the
+      // block and the unused cells sentinels, which are below no candidate.)
       let n0 = i32x4.splat(0), n1 = n0, n2 = n0, n3 = n0, n4 = n0, n5 = n0, n6 = n0;
+      const cells = r == 2 ? g : WINDOW, cellRow = r == 2 ? stride : 20;
       for (let j: usize = 0; j < 25; j++) {
-        const s = v128.load32_splat(WINDOW + (j << 2));
+        if (r == 2 && j == 12) continue;
+        const s = v128.load32_splat(cells + (j / 5) * cellRow + ((j % 5) << 2));
         n0 = i32x4.add(n0, i32x4.lt_s(s, c0)); n1 = i32x4.add(n1, i32x4.lt_s(s, c1));
         n2 = i32x4.add(n2, i32x4.lt_s(s, c2)); n3 = i32x4.add(n3, i32x4.lt_s(s, c3));
         n4 = i32x4.add(n4, i32x4.lt_s(s, c4)); n5 = i32x4.add(n5, i32x4.lt_s(s, c5));

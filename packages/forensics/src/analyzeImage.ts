@@ -1,6 +1,7 @@
-import { decodeImage, recompressJpeg } from './decodeImage.js';
+import { decodeImage } from './decodeImage.js';
 import type { DecodeImageOptions } from './decodeImage.js';
 import { ForensicsError, JpegCoefficientsError } from './errors.js';
+import { errorLevelRoundTrip } from './errorLevelRoundTrip.js';
 import type { DctPlane } from './jpeg/blockDct.js';
 import { readJpegCoefficients } from './jpeg/readJpegCoefficients.js';
 import type { ForensicsPool } from './pool.js';
@@ -76,9 +77,12 @@ export async function analyzeImage(input: Uint8Array | PixelBuffer, options: Ana
     ? (options.pool ? poolCoefficients(options.pool, source, image) : Promise.resolve(fileCoefficients(source, image)))
     : undefined;
   dct?.catch(() => undefined);
-  // The JPEG round trip runs in sharp's threads while the kernels that do not need it run.
-  const pending = ids.includes('ela') ? (options.pool ? options.pool.recompressJpeg(image, { quality }) : recompressJpeg(image, { quality })) : undefined;
+  // The JPEG round trip runs in sharp's threads while the kernels that do not need it run. Without a pool, ELA takes
+  // each band of it as it comes back (errorLevelRoundTrip: the same result, the round trip never joined into an image).
+  const pending = ids.includes('ela') && options.pool ? options.pool.recompressJpeg(image, { quality }) : undefined;
   pending?.catch(() => undefined);
+  const elaRoundTrip = ids.includes('ela') && !options.pool ? errorLevelRoundTrip(image, options.kernelOptions?.ela, { quality }) : undefined;
+  elaRoundTrip?.catch(() => undefined);
   // The luma planes, computed once for every kernel that reads luma when the first of them starts: in a pool by the
   // threads (queued after the kernels that do not read luma), into shared memory.
   let luma: Promise<LumaPlanes | undefined> | undefined;
@@ -91,12 +95,12 @@ export async function analyzeImage(input: Uint8Array | PixelBuffer, options: Ana
   const run = async (id: KernelId): Promise<KernelOutcome> => {
     const kernel = getKernel(id);
     const kernelOptions = options.kernelOptions?.[id];
-    const recompressed = kernel.needsRecompressed ? await pending : undefined;
+    const recompressed = kernel.needsRecompressed && pending ? await pending : undefined;
     const plane = dct && DCT_KERNELS.includes(id) ? await dct : undefined;
     const started = performance.now();
     try {
       const input = { image, recompressed, luma: kernel.usesLuma ? await lumaPlanes() : undefined, ...(plane ? { dct: plane } : {}) };
-      const result = options.pool ? await options.pool.run(id, input, kernelOptions) : kernel.run(input, kernelOptions);
+      const result = options.pool ? await options.pool.run(id, input, kernelOptions) : id === 'ela' && elaRoundTrip ? await elaRoundTrip : kernel.run(input, kernelOptions);
       return { state: 'completed', id, version: kernel.version, ms: performance.now() - started, result };
     } catch (error) {
       const code = error instanceof ForensicsError ? error.code : error instanceof RangeError ? 'ERR_FORENSICS_INVALID_OPTION' : 'ERR_FORENSICS_KERNEL_FAILED';

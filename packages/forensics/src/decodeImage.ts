@@ -125,6 +125,17 @@ export async function recompressBandInto(image: PixelBuffer, quality: number, ba
     .copy(Buffer.from(out.buffer, out.byteOffset, out.byteLength), band.y0 * row, (band.y0 - band.from) * row, (band.y1 - band.from) * row);
 }
 
+/**
+ * Round-trips the rows `[band.from, band.to)` of `image` and returns its own rows `[band.y0, band.y1)` of the result
+ * (a view on sharp's output, not a copy): the very rows {@link recompressJpeg} puts there.
+ */
+export async function recompressBandRows(image: PixelBuffer, quality: number, band: RecompressBand): Promise<Uint8Array> {
+  const row = image.width * image.channels;
+  const pixels = image.data as Uint8Array;
+  const done = await roundTrip(pixels.subarray(band.from * row, band.to * row), image.width, band.to - band.from, image.channels, quality);
+  return (done.data as Uint8Array).subarray((band.y0 - band.from) * row, (band.y1 - band.from) * row);
+}
+
 /** One JPEG encode and decode of `height` rows of 8-bit pixels with sharp. */
 async function roundTrip(data: Uint8Array, width: number, height: number, channels: number, quality: number): Promise<PixelBuffer> {
   const jpeg = await sharp(data, { raw: { width, height, channels: channels as 1 | 2 | 3 | 4 } })

@@ -4,6 +4,7 @@ export { COLORMAP_NAMES, colormapTable } from './colormaps.js';
 export type { ColormapName } from './colormaps.js';
 export { decodeImage, decodeImageDefaults, recompressJpeg, recompressJpegDefaults } from './decodeImage.js';
 export type { DecodeImageOptions, RecompressJpegOptions } from './decodeImage.js';
+export { errorLevelRoundTrip } from './errorLevelRoundTrip.js';
 export { ForensicsError, ImageDecodeError, ImageTooLargeError, ImageTooSmallError, JpegCoefficientsError, UnknownKernelError } from './errors.js';
 export { exportRawMap } from './exportRawMap.js';
 export type { RawMapSidecar } from './exportRawMap.js';

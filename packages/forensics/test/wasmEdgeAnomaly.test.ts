@@ -4,6 +4,7 @@ import { decodeImage, edgeAnomalyMap } from '../src/index.js';
 import { edgeAnomalyMapDefaults, edgeBlockBand, edgeBlockFeatures, localDifference, wasmEdgeCalls } from '../src/kernels/edgeAnomalyMap.js';
 import type { EdgeAnomalyMapOptions, EdgeBlockFeatures } from '../src/kernels/edgeAnomalyMap.js';
 import { lumaBytes, studioLuma } from '../src/internal/luma.js';
+import { quantile, robustCenterScale } from '../src/internal/stats.js';
 import { wasmModule } from '../src/internal/wasm.js';
 import type { KernelResult, PixelBuffer } from '../src/types.js';
 import { rng } from './synthetic.js';
@@ -190,6 +191,31 @@ describe.skipIf(MODULES_OFF)('edge anomaly block features in WebAssembly', () =>
       expect(firstDifference(units.subarray(0, 256), Int32Array.from(luma.subarray(0, 256), (y) => y * 2 ** 19))).toBe(-1);
     }
   }, 60_000);
+
+  it('give statistics equal to the shared quantile and robust scale of the maps on a camera photo', async () => {
+    const photo = '/work/shared/datasets/images/exif-samples/jpg/Canon_40D.jpg';
+    if (!existsSync(photo)) {
+      console.warn(`skipping: ${photo} not found`);
+      return;
+    }
+    const image = await decodeImage(readFileSync(photo));
+    const o = { ...edgeAnomalyMapDefaults };
+    const bw = Math.floor(image.width / o.blockSize), bh = Math.floor(image.height / o.blockSize);
+    const features = edgeBlockFeatures(image, image.width, image.height, o, 0, bh);
+    const result = edgeAnomalyMap(image);
+    const [anomaly, strength, sharpZ, blockZ] = result.maps.map((m) => m.data);
+    expect(result.stats).toEqual({
+      medianEdgeStrength: quantile(strength!, 0.5), medianSharpness: quantile(features.sharpness, 0.5), medianBlocking: quantile(features.blocking, 0.5),
+      anomalousBlockFraction: result.stats.anomalousBlockFraction,
+    });
+    expect(result.maps[0]!.displayRange[1]).toBe(Math.max(o.outlierZ * 2, quantile(anomaly!, 0.99)));
+    expect(result.maps[1]!.displayRange[1]).toBe(Math.max(1, quantile(strength!, 0.99)));
+    for (const [z, values] of [[sharpZ!, features.sharpness], [blockZ!, features.blocking]] as const) {
+      const diff = localDifference(values, bw, 0, bh, o.neighbourhood, 0, bh);
+      const s = Math.max(robustCenterScale(diff).scale, 1e-6);
+      expect(firstDifference(float32Bits(z), float32Bits(Float32Array.from(diff, (d) => Math.abs(d) / s)))).toBe(-1);
+    }
+  });
 
   it('give edgeAnomalyMap the same result on a camera photo', async () => {
     const photo = '/work/shared/datasets/images/exif-samples/jpg/Canon_40D.jpg';

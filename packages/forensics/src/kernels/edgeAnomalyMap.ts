@@ -1,6 +1,6 @@
 import { finiteHypot, hypot } from '../internal/hypot.js';
 import { lumaBytes, studioLuma } from '../internal/luma.js';
-import { clamp01, concatFloat32, medianFloat64InPlace, medianOfNonNegativeBits, quantile, robustCenterScale } from '../internal/stats.js';
+import { clamp01, concatFloat32, medianFloat64InPlace, medianOfNonNegativeBits, quantile, robustCenterScale, selectKth64 } from '../internal/stats.js';
 import { align16, wasmModule } from '../internal/wasm.js';
 import type { WasmModule } from '../internal/wasm.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
@@ -326,13 +326,13 @@ export function edgeAnomalyFromBands(image: PixelBuffer, bands: Array<EdgeBlockF
   const fraction = nb ? flagged / nb : 0;
   return {
     maps: [
-      { name: 'edge-anomaly', data: anomaly, width: bw, height: bh, cellSize: B, displayRange: [0, Math.max(o.outlierZ * 2, quantile(anomaly, 0.99))] },
-      { name: 'edge-strength', data: strength, width: bw, height: bh, cellSize: B, displayRange: [0, Math.max(1, quantile(strength, 0.99))] },
+      { name: 'edge-anomaly', data: anomaly, width: bw, height: bh, cellSize: B, displayRange: [0, Math.max(o.outlierZ * 2, blockQuantile(anomaly, 0.99))] },
+      { name: 'edge-strength', data: strength, width: bw, height: bh, cellSize: B, displayRange: [0, Math.max(1, blockQuantile(strength, 0.99))] },
       { name: 'sharpness-inconsistency', data: sharpZ, width: bw, height: bh, cellSize: B, displayRange: [0, o.outlierZ * 2] },
       { name: 'blocking-inconsistency', data: blockZ, width: bw, height: bh, cellSize: B, displayRange: [0, o.outlierZ * 2] },
     ],
     stats: {
-      medianEdgeStrength: quantile(strength, 0.5), medianSharpness: quantile(sharpness, 0.5), medianBlocking: quantile(blocking, 0.5),
+      medianEdgeStrength: blockQuantile(strength, 0.5), medianSharpness: blockQuantile(sharpness, 0.5), medianBlocking: blockQuantile(blocking, 0.5),
       anomalousBlockFraction: fraction,
     },
     score: clamp01(fraction),
@@ -403,9 +403,41 @@ function wasmLocalDifference(wasm: WasmModule, values: Float32Array, bw: number,
   return new Float32Array(wasm.memory.buffer, outAt, (rowTo - rowFrom) * bw).slice();
 }
 
+/** Below this many blocks the statistics copy the finite values to float64 here (one loop for one array type). */
+const SHARED_STATS_MIN = 1 << 16;
+
+/** The finite values of a block map as float64s (the shared `finiteValues` reads any array type, several times slower). */
+function finiteFloat64(values: Float32Array): Float64Array {
+  const out = new Float64Array(values.length);
+  let n = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (v - v === 0) out[n++] = v;
+  }
+  return out.subarray(0, n);
+}
+
+/** `quantile(values, q)`, the same value (the k-th smallest finite value is one number, however it is selected). */
+function blockQuantile(values: Float32Array, q: number): number {
+  if (values.length >= SHARED_STATS_MIN) return quantile(values, q);
+  const v = finiteFloat64(values);
+  if (v.length === 0) return Number.NaN;
+  return selectKth64(v, v.length, Math.min(v.length - 1, Math.max(0, Math.round(q * (v.length - 1)))));
+}
+
+/** `robustCenterScale(values).scale`, the same value (medians of the same float64 values and deviations). */
+function robustScale(values: Float32Array): number {
+  if (values.length >= SHARED_STATS_MIN) return robustCenterScale(values).scale;
+  const v = finiteFloat64(values);
+  if (v.length === 0) return Number.NaN;
+  const median = medianFloat64InPlace(v, v.length);
+  for (let i = 0; i < v.length; i++) v[i] = Math.abs(v[i]! - median);
+  return 1.4826 * medianFloat64InPlace(v, v.length);
+}
+
 /** |difference| over the image's robust spread of the differences (`localDifference` of every row), in place. */
 function scaleDeviation(diff: Float32Array): Float32Array {
-  const { scale } = robustCenterScale(diff);
+  const scale = robustScale(diff);
   const s = Math.max(scale, 1e-6);
   for (let i = 0; i < diff.length; i++) diff[i] = Math.abs(diff[i]!) / s;
   return diff;

@@ -1,0 +1,63 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { decodeImage, errorLevelAnalysis, errorLevelRoundTrip, recompressJpeg } from '../src/index.js';
+import type { ErrorLevelAnalysisOptions, RecompressJpegOptions } from '../src/index.js';
+import type { KernelResult, PixelBuffer } from '../src/types.js';
+import { datasetsRoot } from './datasets.js';
+import { addNoise, smoothField, toUint8 } from './synthetic.js';
+import { firstDifference, float32Bits } from './wasmPaths.js';
+
+// errorLevelRoundTrip must be errorLevelAnalysis of recompressJpeg's result, bit for bit: every map value, every stat,
+// the score, on a real camera photo and on synthetic images through both its banded path and its fallback.
+
+function expectSameResult(actual: KernelResult, expected: KernelResult): void {
+  expect(actual.maps.map((m) => [m.name, m.width, m.height, m.cellSize, m.displayRange])).toEqual(expected.maps.map((m) => [m.name, m.width, m.height, m.cellSize, m.displayRange]));
+  actual.maps.forEach((map, i) => expect({ map: map.name, at: firstDifference(float32Bits(map.data), float32Bits(expected.maps[i]!.data)) }).toEqual({ map: map.name, at: -1 }));
+  expect(actual.stats).toEqual(expected.stats);
+  expect(Object.is(actual.score, expected.score)).toBe(true);
+}
+
+async function compare(image: PixelBuffer, options: ErrorLevelAnalysisOptions = {}, roundTrip: RecompressJpegOptions = {}): Promise<KernelResult> {
+  const expected = errorLevelAnalysis(image, await recompressJpeg(image, roundTrip), options);
+  const actual = await errorLevelRoundTrip(image, options, roundTrip);
+  expectSameResult(actual, expected);
+  return actual;
+}
+
+describe('errorLevelRoundTrip', () => {
+  it('equals errorLevelAnalysis of recompressJpeg on a 12 MP camera photo (Pixel 5, two bands)', async () => {
+    const photo = join(datasetsRoot, 'images/c2pa-public-testfiles/truepic-20230212-camera.jpg');
+    if (!existsSync(photo)) {
+      console.warn(`skipping: ${photo} not found (set CONTENT_ANALYSIS_DATASETS)`);
+      return;
+    }
+    const image = await decodeImage(readFileSync(photo));
+    const result = await compare(image);
+    expect(result.stats.mean).toBeGreaterThan(0);
+    expect(result.maps[0]!.data.length).toBe(image.width * image.height);
+  }, 60_000);
+
+  it('equals it through the bands on synthetic images of awkward sizes, qualities, block sizes and options, RGB and grey', async () => {
+    for (const [width, height, channels, options, roundTrip] of [
+      [301, 203, 3, {}, { bands: 3 }], [256, 250, 3, { blockSize: 8 }, { bands: 4, quality: 75 }], [130, 97, 1, {}, { bands: 2 }],
+      [97, 130, 3, { scale: 20 }, { bands: 5 }], [200, 160, 3, { blockSize: 4, outlierZ: 2, regionZ: 1.5 }, { bands: 2 }],
+    ] as const) {
+      const image = toUint8(addNoise(smoothField(width, height, channels, 5), width, channels, 8, 3), width, height, channels);
+      await compare(image, options, roundTrip);
+    }
+  });
+
+  it('falls back to the two calls for block sizes the bands do not start on, a single band and small images', async () => {
+    const image = toUint8(addNoise(smoothField(200, 180, 3, 2), 200, 3, 6, 4), 200, 180, 3);
+    await compare(image, { blockSize: 12 }, { bands: 3 });
+    await compare(image, {}, { bands: 1 });
+    await compare(image);
+  });
+
+  it('rejects bad options as the two calls do', async () => {
+    const image = toUint8(smoothField(64, 64, 3, 1), 64, 64, 3);
+    await expect(errorLevelRoundTrip(image, {}, { quality: 0 })).rejects.toThrow(RangeError);
+    await expect(errorLevelRoundTrip(image, { blockSize: 0 })).rejects.toThrow(RangeError);
+  });
+});
