@@ -28,7 +28,8 @@ export interface ForensicsPoolOptions {
   /**
    * An existing Piscina whose filename is this package's dist/worker.js (`workerFilename()`), with
    * `execArgv: workerExecArgv(process.execArgv)` (this process's options less resolution conditions and less those a
-   * worker refuses, such as `--expose-gc`); the caller owns it and closes it.
+   * worker refuses, such as `--expose-gc`), `stricterFIFO: true` and `taskQueue: new PriorityTaskQueue()` (else tasks
+   * run first in first out); the caller owns it and closes it.
    * @default undefined
    */
   piscina?: Piscina;
