@@ -161,14 +161,15 @@ const coversImage = (plane: DctPlane, image: PixelBuffer): DctPlane | undefined 
   plane.blocksX === Math.floor(image.width / 8) && plane.blocksY === Math.floor(image.height / 8) ? plane : undefined;
 
 /**
- * Dispatch order by typical cost (benchmarks/forensics), most expensive first; ELA last as it waits for sharp. The
- * CFA kernels go early also because in a pool they split into one band per thread and finish with a merge (in a
- * worker), which then overlaps the other kernels instead of trailing them. jpeg-grid, a single task as long as any
- * (benchmarks/forensics/jpeg.mjs), goes before them; dq-aligned and jpeg-ghost wait in a pool for the file's
+ * Dispatch order by typical cost (benchmarks/forensics), most expensive first; ELA last as it waits for sharp. In a
+ * pool the split kernels' merges run as soon as their bands end (a higher priority than any band), so the kernels
+ * with long merges go first (cfa-variance: mixture fits over the whole feature map) and those whose merge is
+ * shortest last (wavelet-noise): the last task of an analysis is then a short one. jpeg-grid, a single task as long as
+ * any (benchmarks/forensics/jpeg.mjs), goes before them; dq-aligned and jpeg-ghost wait in a pool for the file's
  * coefficients, read by the first task queued.
  */
 const DISPATCH_ORDER: readonly KernelId[] = [
-  'dq-nonaligned', 'jpeg-grid', 'cfa-reinterpolation', 'cfa-variance', 'dq-aligned', 'jpeg-ghost', 'median-residual', 'edge-anomaly', 'wavelet-noise', 'spectral', 'ela',
+  'dq-nonaligned', 'jpeg-grid', 'cfa-variance', 'cfa-reinterpolation', 'dq-aligned', 'jpeg-ghost', 'median-residual', 'spectral', 'edge-anomaly', 'wavelet-noise', 'ela',
 ];
 
 function dispatchRank(id: KernelId): number {

@@ -47,6 +47,8 @@ export { ForensicsPool, workerFilename } from './pool.js';
 /** Re-exported from `@content-analysis/wasm`, where every pool of the project takes it from. */
 export { workerExecArgv } from '@content-analysis/wasm';
 export type { ForensicsPoolOptions } from './pool.js';
+export { PriorityTaskQueue, withPriority } from './internal/priorityTaskQueue.js';
+export type { TaskPriority } from './internal/priorityTaskQueue.js';
 export { KERNEL_IDS, getKernel, kernelRegistry } from './registry.js';
 export type { AdvancedToolId, KernelEntry, KernelId, KernelInput } from './registry.js';
 export { renderHeatmap } from './renderHeatmap.js';

@@ -9,12 +9,13 @@ import type { LumaPlanes } from './internal/luma.js';
 import type { DctPlane } from './jpeg/blockDct.js';
 import type { KernelResult, PixelBuffer } from './types.js';
 import { expectPositiveInteger } from './validate.js';
-import { decodeImageDefaults, recompressPlan } from './decodeImage.js';
+import { PriorityTaskQueue, withPriority } from './internal/priorityTaskQueue.js';
+import { decodeImageDefaults, recompressPlan, sequentialJpegFrame } from './decodeImage.js';
 import type { DecodeImageOptions, RecompressJpegOptions } from './decodeImage.js';
 import { ForensicsError, ImageDecodeError, ImageTooLargeError, ImageTooSmallError, JpegCoefficientsError } from './errors.js';
 import type { KernelOutcome } from './analyzeImage.js';
 import type { FusedLocalisation } from './fusion/fuseMaps.js';
-import type { BandTask, CoefficientsOutcome, CoefficientsTask, CombineTask, DecodeOutcome, DecodeTask, LumaTask, MergeTask, RecompressTask, StandardiseTask, WorkerTask } from './worker.js';
+import type { BandTask, CoefficientsOutcome, CoefficientsTask, CombineTask, DecodeOutcome, DecodeRowsTask, DecodeTask, LumaTask, MergeTask, RecompressTask, StandardiseTask, WorkerTask } from './worker.js';
 import { fusionInputs } from './fusion/fuseMaps.js';
 import { FUSION_MODEL } from './fusion/fusionModel.js';
 
@@ -27,7 +28,8 @@ export interface ForensicsPoolOptions {
   /**
    * An existing Piscina whose filename is this package's dist/worker.js (`workerFilename()`), with
    * `execArgv: workerExecArgv(process.execArgv)` (this process's options less resolution conditions and less those a
-   * worker refuses, such as `--expose-gc`); the caller owns it and closes it.
+   * worker refuses, such as `--expose-gc`), `stricterFIFO: true` and `taskQueue: new PriorityTaskQueue()` (else tasks
+   * run first in first out); the caller owns it and closes it.
    * @default undefined
    */
   piscina?: Piscina;
@@ -41,8 +43,26 @@ export function workerFilename(): string {
   return candidate;
 }
 
-/** How many released shared buffers a pool keeps for the next images (about 130 MB at 12 MP). */
-const MAX_SPARE_BUFFERS = 4;
+/**
+ * How many released shared buffers a pool keeps for the next images: an image's decoded pixels, its JPEG round trip,
+ * both luma planes and its JPEG coefficients (about 180 MB at 12 MP).
+ */
+const MAX_SPARE_BUFFERS = 6;
+
+/** JPEGs from this many pixels are decoded in two bands of rows at once (`decodeInRows`). */
+const SPLIT_DECODE_MIN_PIXELS = 2_000_000;
+/** Rows of an MCU with 4:2:0 chroma: band edges fall on them. */
+const MCU_ROWS = 16;
+/** The first band's share of the rows (the second also reads the first's entropy-coded data). */
+const FIRST_BAND_SHARE = 0.56;
+
+/**
+ * Task priorities of a pool's own queue (`PriorityTaskQueue`; a caller's Piscina runs them first in first out):
+ * what other tasks wait for first, then the merges of split kernels (queued when their last band ends, they would
+ * otherwise run after every band queued before them, at the end, one thread busy and the other idle), then the
+ * kernels and their bands.
+ */
+const PRIORITY = { input: 3, merge: 2, kernel: 1 } as const;
 
 /**
  * Runs kernels in Piscina worker threads. Pixels go to the workers in a SharedArrayBuffer (one copy for all
@@ -59,6 +79,13 @@ export class ForensicsPool {
    * per 4 KiB on first touch, which on the benchmark machine made copying 12 MP pixels 30 to 40 ms instead of 4.
    */
   private readonly spare: SharedArrayBuffer[] = [];
+  /**
+   * Shared buffers this pool allocated for pixels it made (`decode`, `recompressJpeg`): `releaseImage` recycles them
+   * as it does the shared copies of a caller's pixels.
+   */
+  private readonly madeHere = new WeakSet<ArrayBufferLike>();
+  /** Bytes of the last decoded image: the size of spare buffer offered to the next decode (images come in runs of one size). */
+  private lastDecodeBytes = 0;
 
   constructor(options: ForensicsPoolOptions = {}) {
     if (options.piscina) {
@@ -67,9 +94,12 @@ export class ForensicsPool {
     } else {
       const threads = options.threads ?? 2;
       expectPositiveInteger('threads', threads);
-      // stricterFIFO: without it Piscina moves the head of the queue to its tail whenever no thread is free, so tasks
-      // would not run in the order analyzeImage queues them (luma first, longest kernels next).
-      this.piscina = new Piscina({ filename: workerFilename(), execArgv: workerExecArgv(process.execArgv), minThreads: threads, maxThreads: threads, stricterFIFO: true });
+      // The queue runs tasks by priority (PRIORITY), in the order analyzeImage queues them within one (longest kernels
+      // first). stricterFIFO: without it Piscina moves the head of the queue to its tail whenever no thread is free.
+      this.piscina = new Piscina({
+        filename: workerFilename(), execArgv: workerExecArgv(process.execArgv), minThreads: threads, maxThreads: threads, stricterFIFO: true,
+        taskQueue: new PriorityTaskQueue(),
+      });
       this.owned = true;
     }
   }
@@ -94,11 +124,16 @@ export class ForensicsPool {
 
   /** A shared buffer of at least `bytes` bytes: the smallest spare one that fits, else a new one. */
   private sharedBuffer(bytes: number): SharedArrayBuffer {
+    return this.spareBuffer(bytes) ?? new SharedArrayBuffer(bytes);
+  }
+
+  /** The smallest spare buffer of at least `bytes` bytes, taken off the spare list; undefined when none fits. */
+  private spareBuffer(bytes: number): SharedArrayBuffer | undefined {
     let best = -1;
     for (let i = 0; i < this.spare.length; i++) {
       if (this.spare[i]!.byteLength >= bytes && (best < 0 || this.spare[i]!.byteLength < this.spare[best]!.byteLength)) best = i;
     }
-    return best >= 0 ? this.spare.splice(best, 1)[0]! : new SharedArrayBuffer(bytes);
+    return best >= 0 ? this.spare.splice(best, 1)[0]! : undefined;
   }
 
   /**
@@ -112,6 +147,7 @@ export class ForensicsPool {
     this.lumas.delete(image);
     const buffers: ArrayBufferLike[] = [];
     if (copy && copy !== image) buffers.push(copy.data.buffer);
+    if (this.madeHere.has(image.data.buffer)) buffers.push(image.data.buffer);
     const luma = planes ? await planes.catch(() => undefined) : undefined;
     if (luma) buffers.push(luma.luma.buffer, luma.rounded.buffer);
     this.recycle(buffers);
@@ -140,7 +176,7 @@ export class ForensicsPool {
     let outcome: CoefficientsOutcome;
     try {
       const task: CoefficientsTask = { bytes, into };
-      outcome = (await this.piscina.run(task, { name: 'jpegCoefficients' })) as CoefficientsOutcome;
+      outcome = (await this.piscina.run(withPriority(task, PRIORITY.input), { name: 'jpegCoefficients' })) as CoefficientsOutcome;
     } catch (error) {
       if (into) this.recycle([into.buffer]);
       throw error;
@@ -173,7 +209,7 @@ export class ForensicsPool {
       planes = empty
         ? Promise.all(splitRows(image.height, this.piscina.options.maxThreads).map((rows) => {
           const task: LumaTask = { image: shared, planes: empty, rows };
-          return this.piscina.run(task, { name: 'lumaBand' });
+          return this.piscina.run(withPriority(task, PRIORITY.input), { name: 'lumaBand' });
         })).then(() => empty)
         : Promise.resolve(undefined);
       this.lumas.set(image, planes);
@@ -187,13 +223,35 @@ export class ForensicsPool {
    */
   async decode(bytes: Uint8Array, options: DecodeImageOptions = {}): Promise<PixelBuffer> {
     if (!(bytes instanceof Uint8Array)) throw new TypeError(`Expected Uint8Array for bytes but received ${String(bytes)} of type ${typeof bytes}`);
+    const split = await this.decodeInRows(bytes, options);
+    if (split) return split;
     // Only the decode's own options cross (a caller may pass a wider object, such as analyzeImage's).
+    // A released buffer of the last decoded image's size, for the pixels: a fresh one costs a page fault per 4 KiB
+    // when the worker first writes it (about 30 ms at 12 MP), a reused one a plain copy.
+    const into = this.lastDecodeBytes > 0 ? this.spareBuffer(this.lastDecodeBytes) : undefined;
     const task: DecodeTask = {
       bytes,
       options: { ...(options.maxPixels !== undefined ? { maxPixels: options.maxPixels } : {}), ...(options.minSide !== undefined ? { minSide: options.minSide } : {}) },
+      into,
     };
-    const outcome = (await this.piscina.run(task, { name: 'decodeShared' })) as DecodeOutcome;
-    if (outcome.state === 'completed') return outcome.image;
+    let outcome: DecodeOutcome;
+    try {
+      outcome = (await this.piscina.run(withPriority(task, PRIORITY.input), { name: 'decodeShared' })) as DecodeOutcome;
+    } catch (error) {
+      if (into) this.recycle([into]);
+      throw error;
+    }
+    if (outcome.state === 'completed') {
+      const { image } = outcome;
+      this.lastDecodeBytes = image.data.byteLength;
+      // Shared memory comes back as another SharedArrayBuffer object over the same memory: the pixels get a view of
+      // this thread's object, the one `releaseImage` and the spare list know.
+      const data = outcome.intoUsed && into ? new Uint8Array(into, 0, image.data.length) : image.data as Uint8Array;
+      if (into && !outcome.intoUsed) this.recycle([into]);
+      this.madeHere.add(data.buffer);
+      return { data, width: image.width, height: image.height, channels: image.channels };
+    }
+    if (into) this.recycle([into]);
     const kinds: Record<string, abstract new (...args: never[]) => ForensicsError> = { ImageDecodeError, ImageTooLargeError, ImageTooSmallError };
     const kind = kinds[outcome.name] ?? ForensicsError;
     // The worker's class, code and message (constructed through the base class: the message is already written).
@@ -203,16 +261,52 @@ export class ForensicsPool {
   }
 
   /**
+   * A large sequential JPEG decoded as one band of rows per thread at once, into one shared buffer: the same pixels
+   * as `decodeImage` (`decodeRowsInto`), in about half the time on two threads (the decode is the one task of an
+   * analysis nothing else can run beside). Undefined when the file is not such a JPEG, when its header is out of the
+   * options' bounds, or when a band fails: `decode` then decodes it whole, which gives decodeImage's own errors.
+   */
+  private async decodeInRows(bytes: Uint8Array, options: DecodeImageOptions): Promise<PixelBuffer | undefined> {
+    const threads = this.piscina.options.maxThreads;
+    const frame = sequentialJpegFrame(bytes);
+    const maxPixels = options.maxPixels ?? decodeImageDefaults.maxPixels, minSide = options.minSide ?? decodeImageDefaults.minSide;
+    if (threads < 2 || !frame || frame.components !== 3) return undefined;
+    const { width, height } = frame;
+    if (width * height < SPLIT_DECODE_MIN_PIXELS || width * height > maxPixels || Math.min(width, height) < minSide) return undefined;
+    const n = width * height * 3;
+    const out = new Uint8Array(this.sharedBuffer(n), 0, n);
+    // The first band ends on an MCU row and is taller: the second also entropy-decodes the first's rows (without
+    // their inverse DCT and colour conversion), which costs about a third of decoding them.
+    const mcuRows = Math.ceil(height / MCU_ROWS);
+    const tops = [0, Math.min(height - MCU_ROWS, Math.max(MCU_ROWS, Math.round(mcuRows * FIRST_BAND_SHARE) * MCU_ROWS))];
+    const settled = await Promise.allSettled(tops.map((top, i) => {
+      const rows = (tops[i + 1] ?? height) - top;
+      const task: DecodeRowsTask = { bytes, maxPixels, top, rows, width, out };
+      return this.piscina.run(withPriority(task, PRIORITY.input), { name: 'decodeRows' });
+    }));
+    if (settled.some((s) => s.status === 'rejected')) {
+      this.recycle([out.buffer]);
+      return undefined;
+    }
+    this.lastDecodeBytes = n;
+    this.madeHere.add(out.buffer);
+    return { data: out, width, height, channels: 3 };
+  }
+
+  /**
    * `recompressJpeg` with its row bands in the workers, written into shared memory there: the same pixels as
    * `recompressJpeg` (the same bands and round trips), without the caller's thread copying any of them.
    */
   async recompressJpeg(image: PixelBuffer, options: RecompressJpegOptions = {}): Promise<PixelBuffer> {
     const plan = recompressPlan(image, options);
     const shared = this.sharedOf(image);
-    const out = new Uint8Array(new SharedArrayBuffer(image.width * image.height * image.channels));
+    const bytes = image.width * image.height * image.channels;
+    // A released buffer when one fits (no fresh pages to fault in), recycled with the image by `releaseImage`.
+    const out = new Uint8Array(this.sharedBuffer(bytes), 0, bytes);
+    this.madeHere.add(out.buffer);
     await Promise.all(plan.bands.map((band) => {
       const task: RecompressTask = { image: shared, quality: plan.quality, band, out };
-      return this.piscina.run(task, { name: 'recompressBand' });
+      return this.piscina.run(withPriority(task, PRIORITY.input), { name: 'recompressBand' });
     }));
     return { data: out, width: image.width, height: image.height, channels: image.channels };
   }
@@ -230,11 +324,11 @@ export class ForensicsPool {
     const pooled = new Array<{ weight: number; pooled: Float64Array }>(inputs.length);
     await Promise.all(order.map(async (i) => {
       const task: StandardiseTask = { map: inputs[i]!.map, width, height, radius: FUSION_MODEL.radius };
-      pooled[i] = { weight: inputs[i]!.weight, pooled: (await this.piscina.run(task, { name: 'standardise' })) as Float64Array };
+      pooled[i] = { weight: inputs[i]!.weight, pooled: (await this.piscina.run(withPriority(task, PRIORITY.kernel), { name: 'standardise' })) as Float64Array };
     }));
     const task: CombineTask = { pooled, used, width, height };
     const transferList = pooled.map((p) => p.pooled.buffer).filter((b): b is ArrayBuffer => !(b instanceof SharedArrayBuffer));
-    return (await this.piscina.run(task, { name: 'fuseCombine', transferList })) as FusedLocalisation;
+    return (await this.piscina.run(withPriority(task, PRIORITY.merge), { name: 'fuseCombine', transferList })) as FusedLocalisation;
   }
 
   /**
@@ -252,7 +346,7 @@ export class ForensicsPool {
       // Every band settles before this returns or throws: no task may still read an image released after it.
       const settled = await Promise.allSettled(planned.rows.map((rows) => {
         const task: BandTask = { id, image, recompressed, luma, shared: planned.shared, rows };
-        return this.piscina.run(task, { name: 'runBand' }) as Promise<BandPart>;
+        return this.piscina.run(withPriority(task, PRIORITY.kernel), { name: 'runBand' }) as Promise<BandPart>;
       }));
       const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
       if (failed) throw failed.reason;
@@ -261,7 +355,7 @@ export class ForensicsPool {
       const transferList = [...new Set(parts.flatMap((part) => Object.values(part).map((a) => a.buffer)))]
         .filter((b): b is ArrayBuffer => !(b instanceof SharedArrayBuffer));
       const merge: MergeTask = { id, image, recompressed, luma, shared: planned.shared, parts };
-      return (await this.piscina.run(merge, { name: 'mergeBands', transferList })) as KernelResult;
+      return (await this.piscina.run(withPriority(merge, PRIORITY.merge), { name: 'mergeBands', transferList })) as KernelResult;
     }
     const task: WorkerTask = {
       id,
@@ -271,7 +365,7 @@ export class ForensicsPool {
       dct: input.dct ? this.sharedDct(input.dct) : undefined,
       options,
     };
-    return (await this.piscina.run(task)) as KernelResult;
+    return (await this.piscina.run(withPriority(task, PRIORITY.kernel))) as KernelResult;
   }
 
   /** A JPEG's coefficients in shared memory, copied once for every kernel that reads them. */

@@ -9,7 +9,8 @@ import { errorLevelAnalysis, errorLevelAnalysisDefaults, errorLevelBand, errorLe
 import type { ErrorLevelAnalysisOptions, ErrorLevelBand } from './kernels/errorLevelAnalysis.js';
 import { medianResidualBand, medianResidualFromBands, medianResidualFromLuma, medianResidualMapDefaults, medianResidualOptions } from './kernels/medianResidualMap.js';
 import type { MedianResidualBand, MedianResidualMapOptions } from './kernels/medianResidualMap.js';
-import { spectralPeaksDefaults, spectralPeaksFromLuma } from './kernels/spectralPeaks.js';
+import { accumulateTileSpectrum, planSpectralTiles, spectralPeaksDefaults, spectralPeaksFromLuma, spectralPeaksFromSpectrum } from './kernels/spectralPeaks.js';
+import type { SpectralTilePlan } from './kernels/spectralPeaks.js';
 import { waveletBlocks, waveletNoiseBand, waveletNoiseFromBands, waveletNoiseFromLuma, waveletNoiseMapDefaults, waveletNoiseOptions } from './kernels/waveletNoiseMap.js';
 import type { WaveletNoiseMapOptions } from './kernels/waveletNoiseMap.js';
 import type { LumaPlanes } from './internal/luma.js';
@@ -235,6 +236,36 @@ const waveletNoiseBands: KernelBands = {
   },
 };
 
+// One band per tile (four 512 x 512 tiles by default, each a p-map and a 2-D FFT): each band returns its tiles'
+// magnitude spectra, which the merge adds in the plan's order, as the unsplit kernel does.
+const spectralBands: KernelBands = {
+  plan(input, options, bands) {
+    const plan = planSpectralTiles(input.image, options);
+    if (input.image.width * input.image.height < BAND_MIN_PIXELS || bands < 2 || plan.tiles.length < 2) return undefined;
+    return { shared: plan, rows: plan.tiles.map((_, i) => [i, i + 1] as [number, number]) };
+  },
+  runBand(input, shared, [start, end]) {
+    const { n, tiles } = shared as SpectralTilePlan;
+    const part: BandPart = {};
+    for (let k = start; k < end; k++) {
+      const spectrum = new Float64Array(n * n);
+      accumulateTileSpectrum(input.image, n, tiles[k]!, input.luma?.luma, spectrum);
+      part[`tile${k}`] = spectrum;
+    }
+    return part;
+  },
+  merge(_input, shared, parts) {
+    const plan = shared as SpectralTilePlan;
+    const spectrum = new Float64Array(plan.n * plan.n);
+    const byTile = new Map(parts.flatMap((part) => Object.entries(part)));
+    for (let k = 0; k < plan.tiles.length; k++) {
+      const tile = byTile.get(`tile${k}`)!;
+      for (let i = 0; i < spectrum.length; i++) spectrum[i] = spectrum[i]! + tile[i]!;
+    }
+    return spectralPeaksFromSpectrum(spectrum, plan);
+  },
+};
+
 export const KERNEL_IDS = [
   'ela', 'wavelet-noise', 'median-residual', 'cfa-variance', 'cfa-reinterpolation', 'edge-anomaly', 'spectral',
   'dq-aligned', 'dq-nonaligned', 'jpeg-grid', 'jpeg-ghost',
@@ -261,7 +292,7 @@ export const kernelRegistry: Readonly<Record<KernelId, KernelEntry>> = {
   'edge-anomaly': { id: 'edge-anomaly', tool: 'edge_anomaly_heat_map', version: '1', defaults: edgeAnomalyMapDefaults, needsRecompressed: false, usesLuma: true,
     run: (input, options) => edgeAnomalyFromLuma(input.image, options, input.luma?.luma), bands: edgeAnomalyBands },
   spectral: { id: 'spectral', tool: 'spectral_analysis', version: '1', defaults: spectralPeaksDefaults, needsRecompressed: false, usesLuma: true,
-    run: (input, options) => spectralPeaksFromLuma(input.image, options, input.luma?.luma) },
+    run: (input, options) => spectralPeaksFromLuma(input.image, options, input.luma?.luma), bands: spectralBands },
   'dq-aligned': { id: 'dq-aligned', tool: 'jpeg_analysis', version: '1', defaults: alignedDoubleQuantisationDefaults, needsRecompressed: false, usesLuma: false,
     run: (input, options) => alignedDoubleQuantisation(input.image, options, input.dct) },
   'dq-nonaligned': { id: 'dq-nonaligned', tool: 'jpeg_analysis', version: '1', defaults: nonAlignedDoubleQuantisationDefaults, needsRecompressed: false, usesLuma: false,

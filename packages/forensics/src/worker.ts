@@ -1,5 +1,5 @@
 import { Piscina } from 'piscina';
-import { decodeImage, recompressBandInto } from './decodeImage.js';
+import { decodeImage, decodeRowsInto, recompressBandInto } from './decodeImage.js';
 import type { DecodeImageOptions, RecompressBand } from './decodeImage.js';
 import { ForensicsError } from './errors.js';
 import { combineFused, pooledStandardisedMap } from './fusion/fuseMaps.js';
@@ -99,6 +99,8 @@ export function mergeBands(task: MergeTask): unknown {
 export interface DecodeTask {
   bytes: Uint8Array;
   options: DecodeImageOptions;
+  /** Shared memory to write the pixels into when they fit (a pool's released buffer), else a new buffer is made. */
+  into?: SharedArrayBuffer | undefined;
 }
 
 /**
@@ -115,15 +117,32 @@ export async function decodeShared(task: DecodeTask): Promise<DecodeOutcome> {
     if (error instanceof ForensicsError) return { state: 'errored', name: error.name, code: error.code, message: error.message };
     throw error;
   }
-  const data = new Uint8Array(new SharedArrayBuffer(image.data.length));
-  Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength).copy(Buffer.from(data.buffer));
-  return { state: 'completed', image: { data, width: image.width, height: image.height, channels: image.channels } };
+  const n = image.data.length;
+  const intoUsed = task.into !== undefined && task.into.byteLength >= n;
+  const data = new Uint8Array(intoUsed ? task.into! : new SharedArrayBuffer(n), 0, n);
+  Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength).copy(Buffer.from(data.buffer, 0, n));
+  return { state: 'completed', image: { data, width: image.width, height: image.height, channels: image.channels }, intoUsed };
 }
 
-/** What `decodeShared` answers: the shared pixels, or decodeImage's error as plain fields. */
+/** What `decodeShared` answers: the shared pixels (in `into` when `intoUsed`), or decodeImage's error as plain fields. */
 export type DecodeOutcome =
-  | { state: 'completed'; image: PixelBuffer }
+  | { state: 'completed'; image: PixelBuffer; intoUsed: boolean }
   | { state: 'errored'; name: string; code: string; message: string };
+
+/** Rows of a JPEG to decode into the whole image's shared pixels (`ForensicsPool.decode` of a large sequential JPEG). */
+export interface DecodeRowsTask {
+  bytes: Uint8Array;
+  maxPixels: number;
+  top: number;
+  rows: number;
+  width: number;
+  out: Uint8Array;
+}
+
+/** Piscina task handler `decodeRows`: `decodeRowsInto` in this thread; any error rejects (the caller decodes whole). */
+export function decodeRows(task: DecodeRowsTask): Promise<void> {
+  return decodeRowsInto(task.bytes, task.maxPixels, task.top, task.rows, task.width, task.out);
+}
 
 export interface RecompressTask {
   image: PixelBuffer;

@@ -8,6 +8,8 @@ import { Piscina } from 'piscina';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ForensicsPool, fuseMaps, ImageDecodeError, JpegCoefficientsError, readJpegCoefficients, ImageTooLargeError, ImageTooSmallError, analyzeImage, decodeImage, kernelRegistry, recompressJpeg, workerExecArgv, workerFilename } from '../src/index.js';
 import { BAND_MIN_PIXELS, splitRows } from '../src/registry.js';
+import { sequentialJpegFrame } from '../src/decodeImage.js';
+import { datasetDir } from './datasets.js';
 import { addNoise, smoothField, toUint8 } from './synthetic.js';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -164,6 +166,50 @@ describe('ForensicsPool', () => {
       expect(a).toBeInstanceOf(kind);
       expect({ name: (a as Error).name, code: (a as ImageDecodeError).code, message: (a as Error).message })
         .toEqual({ name: (b as Error).name, code, message: (b as Error).message });
+    }
+  }, 60_000);
+
+  it('decodes a large sequential JPEG in two bands of rows on its threads: decodeImage\'s pixels; the next decode reuses the released buffer', async () => {
+    const { default: sharp } = await import('sharp');
+    const w = 1800, h = 1203; // over SPLIT_DECODE_MIN_PIXELS, a height that is not a multiple of the MCU
+    const rgb = toUint8(addNoise(smoothField(w, h, 3, 90), w, 3, 6, 91), w, h, 3);
+    const raw = sharp(rgb.data, { raw: { width: w, height: h, channels: 3 } });
+    const baseline = new Uint8Array(await raw.clone().jpeg({ quality: 90 }).toBuffer());
+    const progressive = new Uint8Array(await raw.clone().jpeg({ quality: 90, progressive: true }).toBuffer());
+    const full444 = new Uint8Array(await raw.clone().jpeg({ quality: 95, chromaSubsampling: '4:4:4' }).toBuffer());
+    expect(sequentialJpegFrame(baseline)).toEqual({ width: w, height: h, components: 3 });
+    expect(sequentialJpegFrame(progressive)).toBeUndefined();
+    const rows = vi.spyOn(pool.piscina, 'run');
+    for (const jpeg of [baseline, progressive, full444]) {
+      rows.mockClear();
+      const [pooled, direct] = await Promise.all([pool.decode(jpeg), decodeImage(jpeg)]);
+      const names = rows.mock.calls.map(([, options]) => options?.name);
+      expect(names).toEqual(jpeg === progressive ? ['decodeShared'] : ['decodeRows', 'decodeRows']);
+      expect(pooled.data.buffer).toBeInstanceOf(SharedArrayBuffer);
+      expect([pooled.width, pooled.height, pooled.channels]).toEqual([direct.width, direct.height, direct.channels]);
+      expect(Buffer.from(pooled.data).equals(Buffer.from(direct.data))).toBe(true);
+      await pool.releaseImage(pooled);
+      const again = await pool.decode(jpeg);
+      expect(again.data.buffer).toBe(pooled.data.buffer);
+      expect(Buffer.from(again.data).equals(Buffer.from(direct.data))).toBe(true);
+      await pool.releaseImage(again);
+    }
+    rows.mockRestore();
+    // A file that fails in its bands is decoded whole, which gives decodeImage's error.
+    const truncated = baseline.subarray(0, baseline.length >> 1);
+    const [a, b] = await Promise.all([pool.decode(truncated).catch((e: unknown) => e), decodeImage(truncated).catch((e: unknown) => e)]);
+    expect(a).toBeInstanceOf(ImageDecodeError);
+    expect((a as Error).message).toBe((b as Error).message);
+  }, 60_000);
+
+  it('decodes the 12 MP camera JPEGs of the shared datasets in two bands of rows exactly as whole', async () => {
+    const dir = datasetDir('images/c2pa-public-testfiles');
+    if (!dir) return;
+    for (const name of ['truepic-20230212-camera.jpg', 'nikon-20221019-building.jpeg']) {
+      const bytes = new Uint8Array(readFileSync(join(dir, name)));
+      const [pooled, direct] = await Promise.all([pool.decode(bytes), decodeImage(bytes)]);
+      expect(Buffer.from(pooled.data).equals(Buffer.from(direct.data)), name).toBe(true);
+      await pool.releaseImage(pooled);
     }
   }, 60_000);
 

@@ -1,22 +1,43 @@
 import FFT from 'fft.js';
 import { finiteHypot, hypot } from './hypot.js';
 
-/** Magnitude of the 2-D DFT of a real n x n tile (n a power of two), accumulated into `into` (n*n, unshifted). */
-export function accumulateMagnitude2d(tile: Float64Array, n: number, into: Float64Array): void {
-  const fft = new FFT(n);
-  const rows = new Float64Array(2 * n * n);
-  // fft.js only indexes its arrays; Float64Arrays keep the doubles unboxed (its own createComplexArray is a plain
-  // array, whose reads and writes dominated this function).
-  const out = new Float64Array(2 * n) as unknown as number[];
-  const line = new Float64Array(n);
-  for (let y = 0; y < n; y++) {
-    for (let x = 0; x < n; x++) line[x] = tile[y * n + x]!;
-    fft.realTransform(out, line);
-    fft.completeSpectrum(out);
-    rows.set(out, 2 * n * y);
+/** The transform and work buffers of one tile size, kept per thread: a 512 x 512 tile needs 4 MB of rows. */
+interface Fft2Work {
+  fft: FFT;
+  /** Row spectra, n complex values a row. */
+  rows: Float64Array;
+  out: Float64Array;
+  /** Four columns gathered at once. */
+  columns: Float64Array[];
+}
+
+const works = new Map<number, Fft2Work>();
+
+function workOf(n: number): Fft2Work {
+  let work = works.get(n);
+  if (!work) {
+    // fft.js only indexes its arrays; Float64Arrays keep the doubles unboxed (its own createComplexArray is a plain
+    // array, whose reads and writes dominated this function).
+    work = { fft: new FFT(n), rows: new Float64Array(2 * n * n), out: new Float64Array(2 * n), columns: [0, 1, 2, 3].map(() => new Float64Array(2 * n)) };
+    works.set(n, work);
   }
+  return work;
+}
+
+/**
+ * Magnitude of the 2-D DFT of a real n x n tile (n a power of two), accumulated into `into` (n*n, unshifted): rows
+ * by fft.js's real transform, then columns by its complex one. Buffers are reused between calls of one size.
+ */
+export function accumulateMagnitude2d(tile: Float64Array, n: number, into: Float64Array): void {
+  const { fft, rows, out, columns } = workOf(n);
+  // fft.js reads and writes by index only: each row transforms straight from the tile into its place in `rows`.
+  for (let y = 0; y < n; y++) {
+    const spectrum = rows.subarray(2 * n * y, 2 * n * (y + 1)) as unknown as number[];
+    fft.realTransform(spectrum, tile.subarray(n * y, n * (y + 1)) as unknown as number[]);
+    fft.completeSpectrum(spectrum);
+  }
+  const result = out as unknown as number[];
   // Columns are gathered four at a time so each strided read brings a whole cache line (4 complex values) in.
-  const columns = [0, 1, 2, 3].map(() => new Float64Array(2 * n));
   for (let x0 = 0; x0 < n; x0 += 4) {
     const k = Math.min(4, n - x0);
     for (let y = 0; y < n; y++) {
@@ -27,7 +48,7 @@ export function accumulateMagnitude2d(tile: Float64Array, n: number, into: Float
       }
     }
     for (let j = 0; j < k; j++) {
-      fft.transform(out, columns[j]! as unknown as number[]);
+      fft.transform(result, columns[j]! as unknown as number[]);
       const x = x0 + j;
       // Finite tiles give finite spectra: finiteHypot (branch-free, the same value) unless a tile held NaN or infinity.
       for (let y = 0; y < n; y++) {

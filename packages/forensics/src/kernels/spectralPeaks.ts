@@ -48,6 +48,21 @@ export function spectralPeaks(image: PixelBuffer, options: SpectralPeaksOptions 
 
 /** `spectralPeaks` on a precomputed `studioLuma(image, false)` (the tiles' luma is computed row by row when not given). */
 export function spectralPeaksFromLuma(image: PixelBuffer, options: SpectralPeaksOptions = {}, lumaPlane?: Float32Array): KernelResult {
+  const plan = planSpectralTiles(image, options);
+  const spectrum = new Float64Array(plan.n * plan.n);
+  for (const tile of plan.tiles) accumulateTileSpectrum(image, plan.n, tile, lumaPlane, spectrum);
+  return spectralPeaksFromSpectrum(spectrum, plan);
+}
+
+/** The checked options, the tile side and the tiles (top-left corners, nearest the centre first) of `spectralPeaks`. */
+export interface SpectralTilePlan {
+  options: Required<SpectralPeaksOptions>;
+  n: number;
+  tiles: Array<[number, number]>;
+}
+
+/** Validates the options and picks the tiles of {@link spectralPeaksFromLuma}. */
+export function planSpectralTiles(image: PixelBuffer, options: SpectralPeaksOptions = {}): SpectralTilePlan {
   const o = { ...spectralPeaksDefaults, ...options };
   expectPixelBuffer('image', image);
   expectIntegerInRange('tileSize', o.tileSize, 32, 4096);
@@ -64,15 +79,32 @@ export function spectralPeaksFromLuma(image: PixelBuffer, options: SpectralPeaks
   for (let ty = 0; ty + n <= height - 2; ty += n) for (let tx = 0; tx + n <= width - 2; tx += n) tiles.push([tx + 1, ty + 1]);
   const cx = width / 2, cy = height / 2;
   tiles.sort((a, b) => Math.hypot(a[0] + n / 2 - cx, a[1] + n / 2 - cy) - Math.hypot(b[0] + n / 2 - cx, b[1] + n / 2 - cy));
-  const used = tiles.slice(0, o.maxTiles);
-  const spectrum = new Float64Array(n * n);
-  const tile = new Float64Array(n * n);
-  const luma = new Float32Array((n + 2) * (n + 2));
-  for (const [tx, ty] of used) {
-    const mean = tilePMap(image, tx, ty, n, luma, tile, lumaPlane) / (n * n);
-    for (let i = 0; i < tile.length; i++) tile[i] = tile[i]! - mean;
-    accumulateMagnitude2d(tile, n, spectrum);
+  return { options: o, n, tiles: tiles.slice(0, o.maxTiles) };
+}
+
+/** Work buffers of a tile's p-map and luma by tile side, kept per thread (fresh ones cost page faults every call). */
+const tileWorks = new Map<number, { tile: Float64Array; luma: Float32Array }>();
+
+/**
+ * Adds the DFT magnitude of one tile's zero-mean p-map to `spectrum` (n*n, unshifted). The tiles of a plan added in
+ * order into one zeroed spectrum give `spectralPeaksFromLuma`'s sums; so does each tile into its own zeroed array
+ * (0 + m = m exactly), those arrays then added in plan order: how a pool splits the tiles between its threads.
+ */
+export function accumulateTileSpectrum(image: PixelBuffer, n: number, [tx, ty]: [number, number], lumaPlane: Float32Array | undefined, spectrum: Float64Array): void {
+  let work = tileWorks.get(n);
+  if (!work) {
+    work = { tile: new Float64Array(n * n), luma: new Float32Array((n + 2) * (n + 2)) };
+    tileWorks.set(n, work);
   }
+  const { tile, luma } = work;
+  const mean = tilePMap(image, tx, ty, n, luma, tile, lumaPlane) / (n * n);
+  for (let i = 0; i < tile.length; i++) tile[i] = tile[i]! - mean;
+  accumulateMagnitude2d(tile, n, spectrum);
+}
+
+/** Peak ratio, score and centred log-magnitude map of the summed tile spectra of `plan`. */
+export function spectralPeaksFromSpectrum(spectrum: Float64Array, plan: SpectralTilePlan): KernelResult {
+  const { options: o, n, tiles: used } = plan;
   const freq = (k: number): number => (k <= n / 2 ? k : k - n) / n;
   const eligible = new Float64Array(n * n);
   let m = 0, peak = 0, peakIndex = 0;
