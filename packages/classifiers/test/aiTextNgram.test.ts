@@ -81,8 +81,9 @@ describe('hashed n-gram profile', () => {
   });
 });
 
-// 3.0.0 is the same n-gram model retrained (question answering added, domain-weighted) with a calibration profile.
-describe.each(['2.0.0', '3.0.0'])('AI-text detector %s', (VERSION) => {
+// 3.0.0 is the same n-gram model retrained (question answering added, domain-weighted) with a calibration profile;
+// 3.1.0 the same recipe on a corpus with more answers (HC3 finance, coursework) and AI rewrites (L2R).
+describe.each(['2.0.0', '3.0.0', '3.1.0'])('AI-text detector %s', (VERSION) => {
   it('gives the output recorded in its model card for the fixed input', async () => {
     const model = await loadModel(AI_TEXT_MODEL_ID, { version: VERSION });
     const card = (model.card as unknown as { ngram: NgramCard }).ngram;
@@ -112,7 +113,7 @@ describe.each(['2.0.0', '3.0.0'])('AI-text detector %s', (VERSION) => {
 });
 
 // The detector-level contract of every 2.x and 3.x version (2.1.0 adds the token encoder: test/aiTextStacked.test.ts).
-describe.each(['2.0.0', '2.1.0', '3.0.0'])('AI-text detector %s', (VERSION) => {
+describe.each(['2.0.0', '2.1.0', '3.0.0', '3.1.0'])('AI-text detector %s', (VERSION) => {
   it('returns the API fields, with sentence scores in input order', async () => {
     const result = await detectAiText(PROSE, { sentences: true, version: VERSION });
     expect(result.version).toBe(VERSION);
@@ -144,15 +145,15 @@ describe.each(['2.0.0', '2.1.0', '3.0.0'])('AI-text detector %s', (VERSION) => {
 
 });
 
-describe('AI-text detector 3.0.0 calibration', () => {
-  it('is a deployment calibration profile made for 3.0.0, and scores as that profile does', async () => {
-    const model = await loadModel(AI_TEXT_MODEL_ID, { version: '3.0.0' });
-    const profile = parseCalibrationProfile(model.card.calibration, '3.0.0 card calibration');
-    expect(profile.detector).toMatchObject({ model: AI_TEXT_MODEL_ID, version: '3.0.0' });
+describe.each(['3.0.0', '3.1.0'])('AI-text detector %s calibration', (VERSION) => {
+  it('is a deployment calibration profile made for its version, and scores as that profile does', async () => {
+    const model = await loadModel(AI_TEXT_MODEL_ID, { version: VERSION });
+    const profile = parseCalibrationProfile(model.card.calibration, `${VERSION} card calibration`);
+    expect(profile.detector).toMatchObject({ model: AI_TEXT_MODEL_ID, version: VERSION });
     expect(profile.target_fpr).toBeLessThanOrEqual(0.01);
     for (const b of profile.buckets) expect(b.fpr_bound).toBeLessThanOrEqual(b.meets_target ? profile.target_fpr : 1);
-    const shipped = await detectAiText(PROSE, { sentences: false, version: '3.0.0' });
-    const withProfile = await detectAiText(PROSE, { sentences: false, version: '3.0.0', calibration: profile });
+    const shipped = await detectAiText(PROSE, { sentences: false, version: VERSION });
+    const withProfile = await detectAiText(PROSE, { sentences: false, version: VERSION, calibration: profile });
     expect(withProfile.score).toBeCloseTo(shipped.score, 9);
   });
 });

@@ -11,7 +11,7 @@ export const MODELS_EXTRA_PACKAGE = '@content-analysis/models-extra';
  */
 export const EXTRA_MODEL_VERSIONS: Readonly<Record<'ai-image' | 'ai-text', readonly string[]>> = {
   'ai-image': ['1', '2', '3', '4', '5', '6', '7', '8'],
-  'ai-text': ['1.0.0', '1.1.0', '1.2.0', '2.1.0', '3.0.0'],
+  'ai-text': ['1.0.0', '1.1.0', '1.2.0', '2.1.0', '3.0.0', '3.1.0'],
 };
 
 let resolved: string | null | undefined;

@@ -51,6 +51,13 @@ REPOS = {
             'CC BY-SA 4.0 (HC3, Guo et al. 2023, dataset card; where a source set is stricter its terms apply: '
             'medicine from MedDialog (research use), open_qa from WikiQA, wiki_csai from Wikipedia (CC BY-SA)); '
             'the copy in SC203 has no licence file of its own'),
+    'l2r': ('scott-matkosky/AI_Text_Detector', '0706922f555d694fd734159d2f7e6306e7d2ab7c',
+            'CC BY 3.0 (L2R_dataset/LICENSE.txt; L2R data of Hao et al. 2024, arXiv 2408.04237, copied into this '
+            'repository, which has no licence of its own); human texts from public sets of 21 domains (their terms '
+            'apply)'),
+    'coursework': ('comnetsAD/ChatGPT', '25399756f77b198efcb95e8529275db4670db6c9',
+                   'no licence file (research use): Ibrahim et al. 2023, Scientific Reports 13:12187, student and '
+                   'ChatGPT answers to university course questions'),
 }
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -652,6 +659,7 @@ def load_hc3():
                 'recovered from the row order (a human row after a ChatGPT row opens the next question); rows of one '
                 'question share a group (an answer-only question merges into its neighbour: groups only get larger).')
     cl = [('detokenise', detok)]
+    load_hc3_finance(m, info, cl)
     for name, domain in HC3_FILES.items():
         p = f'data/raw/hc3_{name}_full.csv'
         if not m.present(p):
@@ -673,6 +681,128 @@ def load_hc3():
             else:
                 add('hc3', 'hc3', f'{name}:{row_id}', p, text, 1, 'chatgpt (gpt-3.5, HC3)', 'gpt-3.5', domain,
                     'answer', g, cleaners=cl)
+
+
+def load_hc3_finance(m, info, cl):
+    """hc3_finance.csv: a 100 + 100 sample of HC3 finance (FiQA questions) answers of >= 50 words, in file order per
+    HC3 line with the ChatGPT answers first (the file opens with ai_1, human_2; the _full copy is over 4 MiB). Which
+    rows share a question is not certain from the order alone, so rows are grouped in blocks of 20 consecutive rows
+    (cut only where an AI row follows a human row): a question split across two blocks is the most that can leak."""
+    p = 'data/raw/hc3_finance.csv'
+    if not m.present(p):
+        drop('hc3', f'file absent in mirror: {p}')
+        return
+    info['paths'].append(p)
+    note('hc3', 'finance: hc3_finance.csv (100 human, 100 ChatGPT answers sampled by the copy), rows grouped in '
+                'blocks of about 20 consecutive rows because the question boundaries are uncertain; human answers '
+                'from FiQA (StackExchange Personal Finance, CC BY-SA). ChatGPT answers there lost their paragraph '
+                'breaks ("time.Small-cap"): a space is restored after a sentence end glued to a capital.')
+    reader = csv.reader(io.StringIO(m.read(p).decode('utf-8'), newline=''))
+    assert next(reader) == ['id', 'text', 'label']
+    block, n_in_block, last = 0, 0, None
+    glued = ('space after a sentence end glued to a capital', lambda t: re.sub(r'([a-z][.!?])([A-Z])', r'\1 \2', t))
+    for row_id, text, label in reader:
+        label = int(label)
+        if label == 1 and last == 0 and n_in_block >= 20:
+            block, n_in_block = block + 1, 0
+        last = label
+        n_in_block += 1
+        g = f'hc3:finance:block{block}'
+        if label == 0:
+            add('hc3', 'hc3', f'finance:{row_id}', p, text, 0, None, 'human', 'finance-qa', 'human', g, cleaners=cl)
+        else:
+            add('hc3', 'hc3', f'finance:{row_id}', p, text, 1, 'chatgpt (gpt-3.5, HC3)', 'gpt-3.5', 'finance-qa',
+                'answer', g, cleaners=[glued] + cl)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# 5c. L2R (Hao et al. 2024): human texts of 21 domains and their rewrites by four chat models
+
+L2R_GEN = {'GPT-3-Turbo': 'gpt-3.5-turbo (L2R)', 'GPT-4o': 'gpt-4o', 'Gemini-1.5-Pro': 'gemini-1.5-pro',
+           'Llama-3-70B': 'llama-3-70b'}
+
+
+def load_l2r():
+    m = Mirror('l2r')
+    info = src_info('l2r', *REPOS['l2r'])
+    if not m.ok:
+        info['notes'].append('mirror absent: skipped')
+        return
+    note('l2r', 'L2R_dataset/<Domain>/human.json and <model>.json: model file i rewrites human text i (the paper\'s '
+                'rewrite prompt; Gemini files are shorter, failed rewrites removed, so their rows are aligned by '
+                'content only: each Gemini row is grouped with its most similar human row by the derived-copy pass). '
+                'AI rows: label 1, format "rewrite", edited_human. Code domain skipped. One domain "l2r" for the 20 genres '
+                '(the genre is in the row id): 20 small domains would take most of the weight under domain '
+                'weighting. TravelTourism is a byte copy of TechnicalWriting: removed by the exact-duplicate pass.')
+    domains = sorted({p.split('/')[1] for p in m.tree() if p.startswith('L2R_dataset/') and p.count('/') == 2
+                      and p.endswith('.json')})
+    for d in domains:
+        if d == 'Code':
+            drop('l2r', 'Code domain skipped (source code)')
+            continue
+        domain = 'l2r'
+        hp = f'L2R_dataset/{d}/human.json'
+        if not m.present(hp):
+            drop('l2r', f'file absent in mirror: {hp}')
+            continue
+        human = json.loads(m.read(hp))
+        info['paths'].append(hp)
+        cl = [('detokenise', detok)]
+        for i, t in enumerate(human):
+            add('l2r', 'l2r', f'{d}:human:{i}', hp, t, 0, None, 'human', domain, 'human', f'l2r:{d}:{i}', cleaners=cl)
+        for name, gen in L2R_GEN.items():
+            p = f'L2R_dataset/{d}/{name}.json'
+            if not m.present(p):
+                drop('l2r', f'file absent in mirror: {p}')
+                continue
+            data = json.loads(m.read(p))
+            info['paths'].append(p)
+            aligned = len(data) == len(human)
+            for i, t in enumerate(data):
+                g = f'l2r:{d}:{i}' if aligned else f'l2r:{d}:{name}:{i}'
+                add('l2r', 'l2r', f'{d}:{name}:{i}', p, t, 1, gen, family_of(gen), domain, 'rewrite', g,
+                    edited_human=True, cleaners=cl)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# 5d. Coursework answers (Ibrahim et al. 2023): students and ChatGPT answering the same university course questions
+
+def load_coursework():
+    m = Mirror('coursework')
+    info = src_info('coursework', *REPOS['coursework'])
+    if not m.ok:
+        info['notes'].append('mirror absent: skipped')
+        return
+    note('coursework', '"Student and GPT Responses/<course>/Q<n>/": three student answers (files named student*, '
+                       'hum_*) and three ChatGPT answers (gpt*) per question, 10 questions per course; one group per '
+                       'question. Programming courses ("(code)") and source files skipped; QuillBot paraphrases not '
+                       'used. Domain "coursework", AI format "answer".')
+    for p in sorted(m.tree()):
+        parts = p.split('/')
+        if parts[0] != 'Student and GPT Responses' or len(parts) != 4:
+            continue
+        course, q, name = parts[1], parts[2], parts[3].strip().lower()
+        if '(code)' in course or re.search(r'\.(cpp|pbm|py|r|c|java)$', name):
+            drop('coursework', 'programming course or source file')
+            continue
+        if name.startswith('gpt'):
+            label = 1
+        elif name.startswith('student') or name.startswith('hum_'):
+            label = 0
+        else:
+            continue
+        if not m.present(p):
+            drop('coursework', f'file absent in mirror: {p}')
+            continue
+        info['paths'].append(p)
+        text = m.read(p).decode('utf-8', 'replace')
+        g = 'coursework:' + sha1(f'{course}/{q}')[:16]
+        rid = sha1(p)[:16]
+        if label == 0:
+            add('coursework', 'coursework', rid, p, text, 0, None, 'human', 'coursework', 'human', g)
+        else:
+            add('coursework', 'coursework', rid, p, text, 1, 'chatgpt (gpt-3.5, early 2023)', 'gpt-3.5', 'coursework',
+                'answer', g)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -1060,6 +1190,8 @@ def main():
     load_imbd()
     load_seqxgpt()
     load_hc3()
+    load_l2r()
+    load_coursework()
     load_aitext()
     load_nltk()
     # vocabulary for repairing DetectRL's glued arXiv words: counted on everything loaded so far (DetectRL excluded)

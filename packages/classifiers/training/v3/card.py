@@ -1,5 +1,5 @@
-"""Adds to AI-text 3.0.0's card.json what train.py and calibrate.mjs do not write: the licence of every corpus source
-(from out/corpus/manifest.json), the held-out tables (out/v3/heldout.json and any further files given, merged; see
+"""Adds to AI-text 3.x's card.json (AI_TEXT_VERSION, default 3.0.0) what train.py and calibrate.mjs do not write: the licence
+of every corpus source (from out/corpus/manifest.json), the held-out tables (out/v3/heldout.json and any further files given, merged; see
 tables.py) with 2.0.0 beside, and the never-trained-on test-split figures measured end to end by
 scripts/ai-text/evaluate.mjs, passed as JSON in --test '{...}'.
 
@@ -11,7 +11,8 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CARD = os.path.join(HERE, '..', '..', '..', 'models-extra', 'models', 'ai-text', '3.0.0', 'card.json')  # not the default: in @content-analysis/models-extra
+VERSION = os.environ.get('AI_TEXT_VERSION', '3.0.0')  # 3.0.0, 3.1.0 (not the default: in @content-analysis/models-extra)
+CARD = os.path.join(HERE, '..', '..', '..', 'models-extra', 'models', 'ai-text', VERSION, 'card.json')
 MANIFEST = os.path.join(HERE, '..', 'out', 'corpus', 'manifest.json')
 MIN = 50
 
@@ -42,7 +43,12 @@ card['data']['research_only_or_unlicensed'] = [
     'outfox (essays from the Kaggle Feedback Prize corpus: its terms)',
     'hc3 medicine answers (MedDialog source: research use; the SC203 copy has no licence file)',
     'fastdetectgpt / binoculars / mgtbench / m4 / hc3plus_si shared sets (see their README.txt in the shared aitext folder)',
-]
+] + ([
+    'coursework (comnetsAD/ChatGPT: no licence file, research use; student answers of Ibrahim et al. 2023)',
+    'l2r (CC BY 3.0, but its human texts come from public sets of 21 genres whose own terms apply; judging by '
+    'their content some are research-only, e.g. student essays, PubMedQA answers, IMDb reviews)',
+    'hc3 finance answers (FiQA source; the SC203 copy has no licence file)',
+] if VERSION != '3.0.0' else [])
 
 
 def r3(v):
@@ -71,7 +77,7 @@ hum = {k: {'members': r.get('members'), 'n_human': r['n_human'],
        for k, r in h.get('human_domains', {}).items()}
 counted = [d for d in dom.values() if d['n_ai'] >= MIN and d['n_human'] >= MIN and d['auroc'] is not None]
 card['metrics']['held_out'] = {
-    'command': 'AI_TEXT_VERSION=3.0.0 AI_TEXT_WEIGHTING=domain /usr/bin/python3 packages/classifiers/training/v2/train.py '
+    'command': f'AI_TEXT_VERSION={VERSION} AI_TEXT_WEIGHTING=domain /usr/bin/python3 packages/classifiers/training/v2/train.py '
                '--heldout (tables: training/v3/tables.py)',
     'date': time.strftime('%Y-%m-%d'),
     'rule': 'per slice a model fitted on the train split without it; threshold from the calib human texts without the '

@@ -1,8 +1,10 @@
-"""Prints the held-out tables of AI-text 3.0.0 (out/v3/heldout.json, written by
+"""Prints the held-out tables of AI-text 3.x (out/v3/heldout.json, written by
 `AI_TEXT_VERSION=3.0.0 AI_TEXT_WEIGHTING=domain train.py --heldout`) as Markdown, 2.0.0 beside on the same test texts.
 
-Usage: /usr/bin/python3 packages/classifiers/training/v3/tables.py [heldout.json ...]
-Per slice: a 3.0.0 model fitted on the train split without the slice, its threshold set on the calib split's human
+Usage: [AI_TEXT_VERSION=3.1.0] /usr/bin/python3 packages/classifiers/training/v3/tables.py [heldout.json ...]
+AI_TEXT_VERSION (default 3.0.0) names the version the held-out fits were made for; for a later version the shipped
+3.0.0 (its weights and its card's calibration buckets, trained with every slice of its own corpus) is put beside too.
+Per slice: a 3.x model fitted on the train split without the slice, its threshold set on the calib split's human
 texts without the slice by the deployment-calibration rule (target 1%, 95%); 2.0.0 is the shipped model (trained with
 every slice but the held-out sets) at its shipped per-length thresholds. AUROC of the slice's AI test texts against the
 test human texts of the same domains; TPR at the threshold; human FPR of the left-out domain's test texts there.
@@ -16,6 +18,7 @@ from scipy.stats import binom
 from sklearn.metrics import roc_auc_score
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+VERSION = os.environ.get('AI_TEXT_VERSION', '3.0.0')
 # Several files (runs split with --only and AI_TEXT_HELDOUT_DIR) are merged, later files winning.
 paths = sys.argv[1:] or [os.path.join(HERE, '..', 'out', 'v3', 'heldout.json')]
 SCORE_DIRS = [os.path.join(os.path.dirname(p), 'scores') for p in paths]
@@ -94,6 +97,34 @@ def rethreshold(kind, name, r, score_dirs):
             'fpr': float(np.mean(s[hum] > thr[hum])) if hum.any() else None}
 
 
+def shipped_scores(version):
+    """ai_logit of a shipped n-gram version on every dumped row and its per-length shipped threshold at each row."""
+    import gzip
+    sys.path.insert(0, os.path.join(HERE, '..', 'v2'))
+    import train
+    _, X = train.load()
+    d = os.path.join(HERE, '..', '..', '..', 'models-extra', 'models', 'ai-text', version)
+    card = json.load(open(os.path.join(d, 'card.json')))
+    w = np.frombuffer(gzip.decompress(open(os.path.join(d, 'ngram.weights.f16.gz'), 'rb').read()), dtype=np.float16)
+    s = X @ w.astype(np.float64) + card['training']['intercept']
+    buckets = sorted(card['calibration']['buckets'], key=lambda b: b['min_chars'])
+    mins = np.array([b['min_chars'] for b in buckets])
+    thr = np.array([b['threshold'] for b in buckets])[np.maximum(np.searchsorted(mins, CHARS, side='right') - 1, 0)]
+    return s, thr
+
+
+BESIDE = '3.0.0' if VERSION != '3.0.0' else None
+B_S, B_THR = shipped_scores(BESIDE) if BESIDE else (None, None)
+
+
+def beside(ai, hum):
+    """(AUROC, TPR at its shipped threshold, human FPR there) of the shipped BESIDE version on these test rows."""
+    if B_S is None or not ai.any() or not hum.any():
+        return None
+    a = float(roc_auc_score(np.r_[np.zeros(hum.sum()), np.ones(ai.sum())], np.r_[B_S[hum], B_S[ai]]))
+    return a, float(np.mean(B_S[ai] > B_THR[ai])), float(np.mean(B_S[hum] > B_THR[hum]))
+
+
 def f3(v):
     return '-' if v is None else f'{v:.3f}'
 
@@ -102,28 +133,37 @@ def pct(v):
     return '-' if v is None else f'{100 * v:.1f}%'
 
 
-print(f"alpha {h.get('alpha')}, epochs {h.get('epochs')}; 3.0.0 threshold per slice: the shipped rule (largest target of "
-      f"{TARGETS} keeping every calib human domain <= 1%) on the calib human texts outside the slice; 2.0.0: shipped "
-      f"model and thresholds\n")
-print('| family left out | AI / human test texts | AUROC 3.0.0 (2.0.0) | TPR at threshold 3.0.0 (2.0.0) | weakest domain AUROC 3.0.0 (2.0.0) |')
+V, B = VERSION, BESIDE
+bcol = f' / {B} shipped' if B else ''
+print(f"alpha {h.get('alpha')}, epochs {h.get('epochs')}; {V} threshold per slice: the shipped rule (largest target of "
+      f"{TARGETS} keeping every calib human domain <= 1%) on the calib human texts outside the slice; 2.0.0"
+      f"{' and ' + B if B else ''}: shipped model and thresholds (trained with the slice)\n")
+print(f'| family left out | AI / human test texts | AUROC {V} (2.0.0{bcol}) | TPR at threshold {V} (2.0.0{bcol}) | '
+      f'weakest domain AUROC {V} (2.0.0) |')
 print('|---|---|---|---|---|')
-vals, base = [], []
+vals, base, b3 = [], [], []
 for k, r in h['families'].items():
     b = r.get('base', {})
     q = rethreshold('families', k, r, SCORE_DIRS) or {}
     dom = [(d, x) for d, x in r['domains'].items() if x['n_ai'] >= MIN and x['n_human'] >= MIN and x['auroc'] is not None]
     weak = min(dom, key=lambda t: t[1]['auroc']) if dom else None
     weak_s = f"{weak[0]} {f3(weak[1]['auroc'])} ({f3(weak[1].get('base_auroc'))})" if weak else '-'
-    print(f"| {k} | {r['n_ai']:,} / {r['n_human']:,} | {f3(r['auroc'])} ({f3(b.get('auroc'))}) | "
-          f"{pct(q.get('tpr'))} ({pct(b.get('tpr_at_threshold'))}) | {weak_s} |")
+    test = SPLIT == 'test'
+    o = beside(test & (LABEL == 1) & (FAMILY == k), test & (LABEL == 0) & np.isin(DOMAIN, list(r['domains'])))
+    print(f"| {k} | {r['n_ai']:,} / {r['n_human']:,} | {f3(r['auroc'])} ({f3(b.get('auroc'))}"
+          f"{' / ' + f3(o[0]) if o else ''}) | {pct(q.get('tpr'))} ({pct(b.get('tpr_at_threshold'))}"
+          f"{' / ' + pct(o[1]) if o else ''}) | {weak_s} |")
     vals.append(r['auroc'])
     base.append(b.get('auroc') or 0)
+    b3.append(o[0] if o else 0)
 if vals:
-    print(f'| **mean** of {len(vals)} | | **{sum(vals) / len(vals):.3f}** ({sum(base) / len(base):.3f}) | | |')
+    print(f'| **mean** of {len(vals)} | | **{sum(vals) / len(vals):.3f}** ({sum(base) / len(base):.3f}'
+          f"{f' / {sum(b3) / len(b3):.3f}' if B else ''}) | | |")
 
-print('\n| domain left out | AI / human test texts | AUROC 3.0.0 (2.0.0) | TPR at threshold 3.0.0 (2.0.0) | human FPR there 3.0.0 (2.0.0) | 3.0.0 at a pooled 1% threshold: TPR / FPR |')
+print(f'\n| domain left out | AI / human test texts | AUROC {V} (2.0.0{bcol}) | TPR at threshold {V} (2.0.0{bcol}) | '
+      f'human FPR there {V} (2.0.0{bcol}) | {V} at a pooled 1% threshold: TPR / FPR |')
 print('|---|---|---|---|---|---|')
-vals, base = [], []
+vals, base, b3 = [], [], []
 for k, r in sorted(h['domains'].items()):
     b = r.get('base', {})
     q = rethreshold('domains', k, r, SCORE_DIRS) or {}
@@ -132,18 +172,22 @@ for k, r in sorted(h['domains'].items()):
     n_h = own.get('n_human', 0)
     counted = r['n_ai'] >= MIN and n_h >= MIN
     tag = (' (never trained)' if r.get('never_trained') else '') + ('' if counted else ' (too few)')
-    print(f"| {k}{tag} | {r['n_ai']:,} / {n_h:,} | {f3(own.get('auroc'))} ({f3(own.get('base_auroc'))}) | "
-          f"{pct(q.get('tpr'))} ({pct(b.get('tpr_at_threshold'))}) | "
-          f"{pct(q.get('fpr'))} ({pct(b.get('human_fpr_at_threshold'))}) | "
-          f"{pct(r['tpr_at_calib_threshold'])} / {pct(r.get('human_fpr_at_threshold'))} |")
+    test = SPLIT == 'test'
+    o = beside(test & (LABEL == 1) & (DOMAIN == k), test & (LABEL == 0) & (DOMAIN == k))
+    print(f"| {k}{tag} | {r['n_ai']:,} / {n_h:,} | {f3(own.get('auroc'))} ({f3(own.get('base_auroc'))}"
+          f"{' / ' + f3(o[0]) if o else ''}) | {pct(q.get('tpr'))} ({pct(b.get('tpr_at_threshold'))}"
+          f"{' / ' + pct(o[1]) if o else ''}) | {pct(q.get('fpr'))} ({pct(b.get('human_fpr_at_threshold'))}"
+          f"{' / ' + pct(o[2]) if o else ''}) | {pct(r['tpr_at_calib_threshold'])} / {pct(r.get('human_fpr_at_threshold'))} |")
     if counted:
         vals.append(own['auroc'])
         base.append(own.get('base_auroc') or 0)
+        b3.append(o[0] if o else 0)
 if vals:
-    print(f'| **mean** of the {len(vals)} counted | | **{sum(vals) / len(vals):.3f}** ({sum(base) / len(base):.3f}) | | | |')
+    print(f'| **mean** of the {len(vals)} counted | | **{sum(vals) / len(vals):.3f}** ({sum(base) / len(base):.3f}'
+          f"{f' / {sum(b3) / len(b3):.3f}' if B else ''}) | | | |")
 
 if h.get('human_domains'):
-    print('\n| human-only domain left out | human test texts | human FPR at threshold 3.0.0 (2.0.0) |')
+    print(f'\n| human-only domain left out | human test texts | human FPR at threshold {V} (2.0.0) |')
     print('|---|---|---|')
     for k, r in sorted(h['human_domains'].items()):
         q = rethreshold('human_domains', k, r, SCORE_DIRS) or {}
