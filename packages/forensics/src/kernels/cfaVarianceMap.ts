@@ -3,8 +3,8 @@ import { windowMedian5x5 } from '../internal/windowMedian5x5.js';
 import { windowSum } from '../internal/convolve.js';
 import { greenLatticeParity, layoutSampleStride, parityOfSampledRows, sampledLayoutErrors } from './cfaReinterpolation.js';
 import type { BayerBandErrors } from '../internal/bayerErrors.js';
-import { clamp01, evenSubsample, finiteValues, quantile } from '../internal/stats.js';
-import { fitZeroMeanMixture, logLikelihoodRatios } from '../internal/zeroMeanMixture.js';
+import { clamp01, evenSubsample, finiteValues, quantilePair } from '../internal/stats.js';
+import { fitZeroMeanMixtureBinned, logLikelihoodRatios } from '../internal/zeroMeanMixture.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
 import { expectIntegerInRange, expectMinimumSize, expectNumberInRange, expectPixelBuffer } from '../validate.js';
 
@@ -153,7 +153,7 @@ export function cfaVarianceFromFeatures(feature: Float32Array, image: PixelBuffe
   // Feature: log of the ratio of the products of the variances (sum of log differences). A block where one class
   // has a zero variance has no finite feature: it is left out of the fit and given DEGENERATE in the likelihood.
   const finite = finiteValues(feature);
-  const mixture = fitZeroMeanMixture(evenSubsample(finite, EM_MAX_SAMPLES));
+  const mixture = fitZeroMeanMixtureBinned(evenSubsample(finite, EM_MAX_SAMPLES));
   const llr = logLikelihoodRatios(feature, mixture, DEGENERATE);
   const aggregated = o.aggregation === 'median' ? windowMedian5x5(llr, bw, bh, o.aggregationRadius) : windowSum(llr, bw, bh, o.aggregationRadius);
   const probability = new Float32Array(feature.length);
@@ -164,13 +164,14 @@ export function cfaVarianceFromFeatures(feature: Float32Array, image: PixelBuffe
     if (p > 0.5) flagged++;
   }
   const fraction = flagged / probability.length;
+  const [medianFeature, highFeature] = quantilePair(feature, 0.5, 0.99);
   return {
     maps: [
       { name: 'no-cfa-probability', data: probability, width: bw, height: bh, cellSize: o.blockSize, displayRange: [0, 1] },
-      { name: 'cfa-feature', data: feature, width: bw, height: bh, cellSize: o.blockSize, displayRange: [0, Math.max(1e-3, quantile(feature, 0.99))] },
+      { name: 'cfa-feature', data: feature, width: bw, height: bh, cellSize: o.blockSize, displayRange: [0, Math.max(1e-3, highFeature)] },
     ],
     stats: {
-      medianFeature: quantile(feature, 0.5), lattice, degenerateBlockFraction: 1 - finite.length / feature.length, mixtureMean: mixture.mu1, mixtureSigmaTrace: mixture.sigma1,
+      medianFeature, lattice, degenerateBlockFraction: 1 - finite.length / feature.length, mixtureMean: mixture.mu1, mixtureSigmaTrace: mixture.sigma1,
       mixtureSigmaNoTrace: mixture.sigma0, mixtureWeightTrace: mixture.weight1, flaggedBlockFraction: fraction,
     },
     score: clamp01(fraction),
