@@ -364,6 +364,77 @@ export function weightedSquares(x: usize, resp: usize, n: i32, m1: f64): f64 {
   return sum;
 }
 
+// The binned EM fit (fitZeroMeanMixtureBinned): per group of samples its mean value, count and sum of squared
+// deviations; two groups per f64x2, each sum accumulated per lane (lane 0: even groups, lane 1: odd ones) and the two
+// lanes added at the end, as the JavaScript loop does.
+
+/**
+ * One E step over the m groups (m even: the caller pads with a group of count 0): per group the two component log
+ * densities a and b at its value (z = (x - mean) times the reciprocal of the standard deviation), t = expNegative(|a - b|), the responsibility of the free component into `resp`,
+ * and the sums r1Sum, r1x, r0x2 and the log-likelihood into out[0..3].
+ */
+export function binnedStep(value: usize, count: usize, deviation: usize, resp: usize, m: i32, inverse0: f64, m1: f64, inverse1: f64, c0: f64, c1: f64, whole: usize, fraction: usize, toSteps: f64, fromSteps: f64, out: usize): void {
+  const I0 = f64x2.splat(inverse0), M1 = f64x2.splat(m1), I1 = f64x2.splat(inverse1), C0 = f64x2.splat(c0), C1 = f64x2.splat(c1);
+  const half = f64x2.splat(0.5), one = f64x2.splat(1), two = f64x2.splat(2), zero = f64x2.splat(0), nan = f64x2.splat(NaN), sixth = f64x2.splat(1.0 / 6.0);
+  const to = f64x2.splat(toSteps), from = f64x2.splat(fromSteps), steps = f64x2.splat(1075 * 2048);
+  let r1Sum = zero, r1x = zero, r0x2 = zero, logLik = zero;
+  for (let g = 0; g < m; g += 2) {
+    const at = <usize>g << 3;
+    const x = v128.load(value + at), k = v128.load(count + at), dev = v128.load(deviation + at);
+    const z0 = f64x2.mul(x, I0), z1 = f64x2.mul(f64x2.sub(x, M1), I1);
+    const a = f64x2.sub(C0, f64x2.mul(f64x2.mul(half, z0), z0)), b = f64x2.sub(C1, f64x2.mul(f64x2.mul(half, z1), z1));
+    // a >= b is false for NaN, which then takes the else branch, as in JavaScript.
+    const ge = f64x2.ge(a, b);
+    const top = v128.bitselect(a, b, ge);
+    // expNegative(d), as in mixtureStep.
+    const u = f64x2.mul(v128.bitselect(f64x2.sub(a, b), f64x2.sub(b, a), ge), to);
+    const inRange = f64x2.lt(u, steps);
+    const kk = f64x2.floor(v128.bitselect(u, zero, inRange));
+    const r = f64x2.mul(f64x2.sub(v128.bitselect(u, zero, inRange), kk), from);
+    const ki = i32x4.trunc_sat_f64x2_s_zero(kk);
+    const k0 = i32x4.extract_lane(ki, 0), k1 = i32x4.extract_lane(ki, 1);
+    let w = v128.load64_zero(whole + (<usize>(k0 >> 11) << 3)), f = v128.load64_zero(fraction + (<usize>(k0 & 2047) << 3));
+    w = v128.load64_lane(whole + (<usize>(k1 >> 11) << 3), w, 1);
+    f = v128.load64_lane(fraction + (<usize>(k1 & 2047) << 3), f, 1);
+    const poly = f64x2.sub(one, f64x2.mul(r, f64x2.sub(one, f64x2.mul(r, f64x2.sub(half, f64x2.mul(r, sixth))))));
+    const t = v128.bitselect(f64x2.mul(f64x2.mul(w, f), poly), v128.bitselect(zero, nan, f64x2.eq(u, u)), inRange);
+    const rs = f64x2.div(v128.bitselect(t, one, ge), f64x2.add(one, t));
+    v128.store(resp + at, rs);
+    // log(1 + t) by log1pUnit's series.
+    const s = f64x2.div(t, f64x2.add(two, t)), q = f64x2.mul(s, s);
+    let p = f64x2.add(f64x2.splat(1.0 / 17.0), f64x2.mul(q, f64x2.splat(1.0 / 19.0)));
+    p = f64x2.add(f64x2.splat(1.0 / 15.0), f64x2.mul(q, p));
+    p = f64x2.add(f64x2.splat(1.0 / 13.0), f64x2.mul(q, p));
+    p = f64x2.add(f64x2.splat(1.0 / 11.0), f64x2.mul(q, p));
+    p = f64x2.add(f64x2.splat(1.0 / 9.0), f64x2.mul(q, p));
+    p = f64x2.add(f64x2.splat(1.0 / 7.0), f64x2.mul(q, p));
+    p = f64x2.add(f64x2.splat(1.0 / 5.0), f64x2.mul(q, p));
+    p = f64x2.add(f64x2.splat(1.0 / 3.0), f64x2.mul(q, p));
+    p = f64x2.add(one, f64x2.mul(q, p));
+    logLik = f64x2.add(logLik, f64x2.mul(k, f64x2.add(top, f64x2.mul(f64x2.mul(two, s), p))));
+    const rk = f64x2.mul(rs, k);
+    r1Sum = f64x2.add(r1Sum, rk);
+    r1x = f64x2.add(r1x, f64x2.mul(rk, x));
+    r0x2 = f64x2.add(r0x2, f64x2.mul(f64x2.sub(one, rs), f64x2.add(dev, f64x2.mul(f64x2.mul(k, x), x))));
+  }
+  store<f64>(out, f64x2.extract_lane(r1Sum, 0) + f64x2.extract_lane(r1Sum, 1));
+  store<f64>(out, f64x2.extract_lane(r1x, 0) + f64x2.extract_lane(r1x, 1), 8);
+  store<f64>(out, f64x2.extract_lane(r0x2, 0) + f64x2.extract_lane(r0x2, 1), 16);
+  store<f64>(out, f64x2.extract_lane(logLik, 0) + f64x2.extract_lane(logLik, 1), 24);
+}
+
+/** Over the m groups (m even), the sum of resp * (deviation + count (value - m1)^2), per lane, then the lanes added. */
+export function binnedSquares(value: usize, count: usize, deviation: usize, resp: usize, m: i32, m1: f64): f64 {
+  const M1 = f64x2.splat(m1);
+  let sum = f64x2.splat(0);
+  for (let g = 0; g < m; g += 2) {
+    const at = <usize>g << 3;
+    const d = f64x2.sub(v128.load(value + at), M1);
+    sum = f64x2.add(sum, f64x2.mul(v128.load(resp + at), f64x2.add(v128.load(deviation + at), f64x2.mul(f64x2.mul(v128.load(count + at), d), d))));
+  }
+  return f64x2.extract_lane(sum, 0) + f64x2.extract_lane(sum, 1);
+}
+
 // The 5x5 window median of CFA1's pooling (src/internal/windowMedian5x5.ts), four windows per i32x4: the same int32
 // order keys of the float32 values, the same 9-comparator sort of each column of five and the same pruned merging
 // network (each of its compare-exchanges is a min and a max), so every median is the JavaScript one's bits.

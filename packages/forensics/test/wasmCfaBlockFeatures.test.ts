@@ -5,7 +5,7 @@ import { cfaVarianceMap, decodeImage } from '../src/index.js';
 import { cfaBlockFeatures, wasmBlockRows } from '../src/internal/cfaBlockFeatures.js';
 import { medianInPlace } from '../src/internal/stats.js';
 import { wasmMedianCalls, windowMedian5x5 } from '../src/internal/windowMedian5x5.js';
-import { fitZeroMeanMixture } from '../src/internal/zeroMeanMixture.js';
+import { fitZeroMeanMixture, fitZeroMeanMixtureBinned, wasmBinnedFits } from '../src/internal/zeroMeanMixture.js';
 import type { PixelBuffer } from '../src/types.js';
 import { datasetDir } from './datasets.js';
 import { addNoise, gaussian, mosaicDemosaic, rng, smoothField, toUint8 } from './synthetic.js';
@@ -142,6 +142,25 @@ describe.skipIf(MODULES_OFF)('WebAssembly mixture fit of the block features', ()
     expectSameFit(Float64Array.from({ length: 64 }, (_, i) => (i === 7 ? Infinity : random() * 10 - 5)));
     expectSameFit(Float64Array.from({ length: 64 }, (_, i) => (i === 9 ? Number.NaN : random() * 10 - 5)), 5);
     expectSameFit(Float64Array.from({ length: 999 }, () => -736.8 + random() * 1e-9));
+  });
+});
+
+describe.skipIf(MODULES_OFF)('WebAssembly binned mixture fit of the block features', () => {
+  /** Both paths' binned fits, compared field by field with Object.is. */
+  function expectSameBinnedFit(x: Float64Array): void {
+    const expected = withModulesOff(() => fitZeroMeanMixtureBinned(x));
+    const actual = onWebAssembly('cfaBlockFeatures', () => wasmBinnedFits, () => fitZeroMeanMixtureBinned(x));
+    for (const key of Object.keys(expected) as (keyof typeof expected)[]) {
+      if (!Object.is(actual[key], expected[key])) throw new Error(`${key} of ${x.length} samples: ${actual[key]} instead of ${expected[key]}`);
+    }
+  }
+
+  it('equals the JavaScript binned fit: odd and even group counts, exact zeros, values near 0 and far out', () => {
+    const normal = gaussian(rng(24)), random = rng(25);
+    for (const n of [8192, 8193, 20001, 32768]) {
+      expectSameBinnedFit(Float64Array.from({ length: n }, () => (random() < 0.3 ? 6 + 5 * normal() : 2 * normal())));
+      expectSameBinnedFit(Float64Array.from({ length: n }, (_, i) => (i % 9 === 0 ? 0 : i % 9 === 1 ? 1e-4 * normal() : i % 997 === 0 ? 1e4 * normal() : 7 * normal())));
+    }
   });
 });
 
