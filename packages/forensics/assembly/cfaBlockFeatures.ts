@@ -9,6 +9,8 @@
 const R = 3;
 /** Bits of 1.0f and the mantissa field of a float32. */
 const ONE_BITS = 0x3f800000, MANTISSA = 0x7fffff;
+/** The smallest normal float32, 2^-126. */
+const MIN_NORMAL: f32 = 1.1754943508222875e-38;
 
 // Layout and parameters of the current image (configure). Read into locals before the loops.
 let width = 0, height = 0, block = 0, blocks = 0, columns = 0, floatInput = false;
@@ -20,8 +22,8 @@ let greenRing: usize = 0, lineBytes: usize = 0, ringRows = 0;
 /** e and e^2 of one row as float32, sample x at 4 + x, borders replicated R each side. */
 let errors: usize = 0, squares: usize = 0;
 /**
- * Ring of 8 horizontally filtered rows (slot = row & 7), each 4 planes of `columns` float32: even-offset sums of e,
- * odd-offset sums of e, the same of e^2.
+ * Ring of 8 horizontally filtered rows (slot = row & 7), each an even-offset plane then an odd-offset plane of
+ * `planeBytes`: per 4 pixels 32 bytes, their 4 sums of e then their 4 sums of e^2 (one address serves both).
  */
 let filtered: usize = 0, planeBytes: usize = 0;
 /** Row held by each slot of the ring (-1: none). */
@@ -47,7 +49,7 @@ export function configure(
   features = featuresPtr; slotBias = 127 * (blockSize * blockSize / 8 + blockSize / 2);
   greenRing = greenPtr; lineBytes = greenLineBytes; ringRows = greenRows;
   errors = errorsPtr; squares = squaresPtr;
-  filtered = filteredPtr; planeBytes = <usize>columns << 2;
+  filtered = filteredPtr; planeBytes = <usize>columns << 3;
   tags = tagsPtr; state = statePtr;
   for (let s = 0; s < 8; s++) store<i32>(tagsPtr + (<usize>s << 2), -1);
 }
@@ -148,18 +150,18 @@ function filterRow(y: i32, slot: i32): void {
     store<f32>(errors + left, first); store<f32>(errors + right, last);
     store<f32>(squares + left, first2); store<f32>(squares + right, last2);
   }
-  const even = filtered + <usize>slot * (planeBytes << 2), odd = even + planeBytes, even2 = odd + planeBytes, odd2 = even2 + planeBytes;
+  const even = filtered + <usize>slot * (planeBytes << 1), odd = even + planeBytes;
   const g0 = f32x4.splat(w0), g1 = f32x4.splat(w1), g2 = f32x4.splat(w2), g3 = f32x4.splat(w3);
   const n = <usize>columns << 2;
   // Samples x - 3 .. x + 3 of the windows of pixels x .. x + 3: sample x + d at errors + 4 (4 + x + d).
   for (let o: usize = 0; o < n; o += 16) {
-    const p = errors + o, s = squares + o;
+    const p = errors + o, s = squares + o, e = even + (o << 1), q = odd + (o << 1);
     const a0 = v128.load(p, 4), a1 = v128.load(p, 8), a2 = v128.load(p, 12), a3 = v128.load(p, 16), a4 = v128.load(p, 20), a5 = v128.load(p, 24), a6 = v128.load(p, 28);
-    v128.store(even + o, f32x4.add(f32x4.mul(g0, a3), f32x4.mul(g2, f32x4.add(a1, a5))));
-    v128.store(odd + o, f32x4.add(f32x4.mul(g1, f32x4.add(a2, a4)), f32x4.mul(g3, f32x4.add(a0, a6))));
+    v128.store(e, f32x4.add(f32x4.mul(g0, a3), f32x4.mul(g2, f32x4.add(a1, a5))));
+    v128.store(q, f32x4.add(f32x4.mul(g1, f32x4.add(a2, a4)), f32x4.mul(g3, f32x4.add(a0, a6))));
     const b0 = v128.load(s, 4), b1 = v128.load(s, 8), b2 = v128.load(s, 12), b3 = v128.load(s, 16), b4 = v128.load(s, 20), b5 = v128.load(s, 24), b6 = v128.load(s, 28);
-    v128.store(even2 + o, f32x4.add(f32x4.mul(g0, b3), f32x4.mul(g2, f32x4.add(b1, b5))));
-    v128.store(odd2 + o, f32x4.add(f32x4.mul(g1, f32x4.add(b2, b4)), f32x4.mul(g3, f32x4.add(b0, b6))));
+    v128.store(e, f32x4.add(f32x4.mul(g0, b3), f32x4.mul(g2, f32x4.add(b1, b5))), 16);
+    v128.store(q, f32x4.add(f32x4.mul(g1, f32x4.add(b2, b4)), f32x4.mul(g3, f32x4.add(b0, b6))), 16);
   }
 }
 
@@ -179,31 +181,30 @@ function resetState(): void {
  * mantissa into the product, positivity into the flag; then the products of the row's slots renormalised.
  */
 function varianceRow(y: i32): void {
-  const h = height, slotBytes = planeBytes << 2;
+  const h = height, slotBytes = planeBytes << 1;
   const ec = filtered + <usize>(y & 7) * slotBytes;
   const eu = filtered + <usize>(clampRow(y - 2, h) & 7) * slotBytes, ed = filtered + <usize>(clampRow(y + 2, h) & 7) * slotBytes;
   const ou = filtered + <usize>(clampRow(y - 1, h) & 7) * slotBytes + planeBytes, od = filtered + <usize>(clampRow(y + 1, h) & 7) * slotBytes + planeBytes;
   const ouu = filtered + <usize>(clampRow(y - 3, h) & 7) * slotBytes + planeBytes, odd = filtered + <usize>(clampRow(y + 3, h) & 7) * slotBytes + planeBytes;
-  // The planes of e^2 are two planes after those of e.
-  const second = planeBytes << 1;
   const g0 = f32x4.splat(n0), g1 = f32x4.splat(n1), g2 = f32x4.splat(n2), g3 = f32x4.splat(n3);
-  const zero = f32x4.splat(0), one = i32x4.splat(ONE_BITS), mantissa = i32x4.splat(MANTISSA), oneBits = i32x4.splat(1);
-  const subnormals = i32x4.splat(MANTISSA), scale = f32x4.splat(16777216), lower = i32x4.splat(-24);
+  const zero = f32x4.splat(0), one = i32x4.splat(ONE_BITS), mantissa = i32x4.splat(MANTISSA), normal = f32x4.splat(MIN_NORMAL);
   const half = <usize>(y & 1) << 4, vectors = block >> 2;
   let o: usize = 0;
   for (let b = 0, st = state + half; b < blocks; b++, st += 96) {
     let product = v128.load(st), exponent = v128.load(st, 32), positives = v128.load(st, 64);
-    for (let k = 0; k < vectors; k++, o += 16) {
-      const m1 = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(g0, v128.load(ec + o)), f32x4.mul(g2, f32x4.add(v128.load(eu + o), v128.load(ed + o)))), f32x4.mul(g1, f32x4.add(v128.load(ou + o), v128.load(od + o)))), f32x4.mul(g3, f32x4.add(v128.load(ouu + o), v128.load(odd + o))));
-      const p = o + second;
-      const m2 = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(g0, v128.load(ec + p)), f32x4.mul(g2, f32x4.add(v128.load(eu + p), v128.load(ed + p)))), f32x4.mul(g1, f32x4.add(v128.load(ou + p), v128.load(od + p)))), f32x4.mul(g3, f32x4.add(v128.load(ouu + p), v128.load(odd + p))));
+    for (let k = 0; k < vectors; k++, o += 32) {
+      // Sums of e at offset 0 of each address, of e^2 at offset 16.
+      const c = ec + o, u = eu + o, d = ed + o, ou1 = ou + o, od1 = od + o, ou3 = ouu + o, od3 = odd + o;
+      const m1 = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(g0, v128.load(c)), f32x4.mul(g2, f32x4.add(v128.load(u), v128.load(d)))), f32x4.mul(g1, f32x4.add(v128.load(ou1), v128.load(od1)))), f32x4.mul(g3, f32x4.add(v128.load(ou3), v128.load(od3))));
+      const m2 = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(g0, v128.load(c, 16)), f32x4.mul(g2, f32x4.add(v128.load(u, 16), v128.load(d, 16)))), f32x4.mul(g1, f32x4.add(v128.load(ou1, 16), v128.load(od1, 16)))), f32x4.mul(g3, f32x4.add(v128.load(ou3, 16), v128.load(od3, 16))));
       let v = f32x4.sub(m2, f32x4.mul(m1, m1));
-      positives = v128.and(positives, f32x4.gt(v, zero));
-      // Positive subnormals (bits 1 .. 2^23 - 1): scaled by 2^24, their exponent 24 lower.
-      const subnormal = i32x4.lt_u(i32x4.sub(v, oneBits), subnormals);
+      const positive = f32x4.gt(v, zero);
+      positives = v128.and(positives, positive);
+      // Positive subnormals (rare: tiny weights or float pixels): scaled by 2^24, their exponent 24 lower.
+      const subnormal = v128.and(positive, f32x4.lt(v, normal));
       if (v128.any_true(subnormal)) {
-        v = v128.bitselect(f32x4.mul(v, scale), v, subnormal);
-        exponent = i32x4.add(exponent, v128.and(subnormal, lower));
+        exponent = i32x4.add(exponent, v128.and(subnormal, i32x4.splat(-24)));
+        v = v128.bitselect(f32x4.mul(v, f32x4.splat(16777216)), v, subnormal);
       }
       exponent = i32x4.add(exponent, i32x4.shr_u(v, 23));
       product = f32x4.mul(product, v128.or(v128.and(v, mantissa), one));
