@@ -57,7 +57,9 @@ const EM_MAX_SAMPLES = 32768;
  * "no trace" from the log-likelihood ratios pooled over a (2r+1)^2 neighbourhood (median by default). The acquired
  * lattice is the green lattice of the Bayer layout that re-interpolates best. Above 1.5 MP the layout is chosen on a
  * deterministic subsample of block rows and above 32768 blocks the mixture is fitted on every k-th finite feature;
- * every block is then classified with the fitted mixture (images up to those sizes are computed as before).
+ * every block is then classified with the fitted mixture. From 8192 features on, the fit works on the features
+ * grouped in narrow bins (`fitZeroMeanMixtureBinned`: same iterations, parameters within about 1e-5). The variances
+ * and their log sums are float32 (`cfaBlockFeatures`).
  *
  * Score: fraction of blocks whose posterior of "no CFA trace" exceeds 0.5.
  */
