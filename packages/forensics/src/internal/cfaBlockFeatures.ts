@@ -41,7 +41,7 @@ export function cfaBlockFeatures(image: PixelBuffer, block: number, lattice: 0 |
   const clampRow = (y: number): number => (y < 0 ? 0 : y > height - 1 ? height - 1 : y);
   const feature = new Float32Array(bw * (blockRowEnd - blockRowStart));
   const logs = new LogAccumulator(bw, block);
-  const variance = new Float32Array(bw * block);
+  const variance = new Float32Array(bw * block), varianceBits = new Int32Array(variance.buffer);
   for (let by = blockRowStart; by < blockRowEnd; by++) {
     logs.reset();
     for (let y = by * block; y < (by + 1) * block; y++) {
@@ -54,7 +54,7 @@ export function cfaBlockFeatures(image: PixelBuffer, block: number, lattice: 0 |
       }
       const rows: VerticalRows = [even[y & 7]!, even[clampRow(y - 2) & 7]!, even[clampRow(y + 2) & 7]!, odd[clampRow(y - 1) & 7]!, odd[clampRow(y + 1) & 7]!, odd[clampRow(y - 3) & 7]!, odd[clampRow(y + 3) & 7]!];
       varianceRow(rows, weights, variance);
-      logs.addRow(variance, y);
+      logs.addRow(variance, varianceBits, y);
     }
     logFeatures(logs.mantissas, logs.words, bw, block, feature, (by - blockRowStart) * bw, lattice);
   }
@@ -136,7 +136,9 @@ const DOUBLE = new Float64Array(1);
 const HALVES = new Int32Array(DOUBLE.buffer);
 /** Which 32-bit half of a double holds its sign and exponent. */
 const HIGH = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
-const MANTISSA = 0x7fffff, ONE = 0x3f800000;
+const MANTISSA = 0x7fffff;
+/** 2^-23: the weight of the last mantissa bit of a float32 in [1, 2). */
+const MANTISSA_STEP = 1.1920928955078125e-7;
 /** ln 2 as a double (Math.LN2). */
 const LN2 = 0.6931471805599453;
 /** 32-bit words of one block's state: 8 mantissa products (float32), 8 exponent-field sums, 8 all-positive flags. */
@@ -172,28 +174,32 @@ class LogAccumulator {
     }
   }
 
-  /** The variances of row y (the full blocks' columns) into their slots, then every touched product renormalised. */
-  addRow(variance: Float32Array, y: number): void {
+  /**
+   * The variances of row y (the full blocks' columns; `bits`: the same memory as int32) into their slots, then every
+   * touched product renormalised. A mantissa as a float is 1 + (bits & 0x7fffff) 2^-23 (exact), and the product of
+   * two float32 values is exact in float64, so storing it rounds once: the float32 multiplication.
+   */
+  addRow(variance: Float32Array, bits: Int32Array, y: number): void {
     const { mantissas, words, block } = this, p = 4 * (y & 1);
     for (let b = 0, x = 0; b < this.blocks; b++) {
       const o = STATE_WORDS * b + p;
       for (let k = 0; k < block; k++, x++) {
-        const s = o + (k & 3);
-        let v = variance[x]!;
+        const s = o + (k & 3), v = variance[x]!;
         if (!(v > 0)) { words[s + 16] = 0; continue; }
-        if (v < 1.1754943508222875e-38) { v *= 16777216; words[s + 8] = words[s + 8]! - 24; }
-        FLOAT[0] = v;
-        const bits = BITS[0]!;
-        words[s + 8] = words[s + 8]! + (bits >>> 23);
-        BITS[0] = (bits & MANTISSA) | ONE;
-        mantissas[s] = mantissas[s]! * FLOAT[0]!;
+        let u = bits[x]!;
+        if (u < 0x800000) {
+          // Subnormal: scaled by 2^24 (exact), exponent 24 lower.
+          FLOAT[0] = v * 16777216;
+          u = BITS[0]!;
+          words[s + 8] = words[s + 8]! - 24;
+        }
+        words[s + 8] = words[s + 8]! + (u >>> 23);
+        mantissas[s] = mantissas[s]! * (1 + (u & MANTISSA) * MANTISSA_STEP);
       }
       for (let s = o; s < o + 4; s++) {
-        FLOAT[0] = mantissas[s]!;
-        const bits = BITS[0]!;
-        words[s + 8] = words[s + 8]! + (bits >>> 23);
-        BITS[0] = (bits & MANTISSA) | ONE;
-        mantissas[s] = FLOAT[0]!;
+        const u = words[s]!;
+        words[s + 8] = words[s + 8]! + (u >>> 23);
+        mantissas[s] = 1 + (u & MANTISSA) * MANTISSA_STEP;
       }
     }
   }
