@@ -276,7 +276,7 @@ function cfaBlockFeaturesWasm(module: WasmModule, image: PixelBuffer, block: num
   const greenPtr = module.heapBase();
   const errorsPtr = greenPtr + ringRows * lineBytes, squaresPtr = errorsPtr + align16((width + 32) * 4);
   const filteredPtr = squaresPtr + align16((width + 32) * 4), tagsPtr = filteredPtr + 8 * bw * block * 16;
-  const statePtr = tagsPtr + 32, featuresPtr = statePtr + 4 * STATE_WORDS * bw, stagePtr = align16(featuresPtr + 4 * bw);
+  const statePtr = tagsPtr + 32, featuresPtr = statePtr + 4 * STATE_WORDS * bw, stagePtr = align16(featuresPtr + 4 * bw) + 4 * bw * block;
   // 64 bytes of slack: greenOfThree reads up to 16 bytes at a time, one past the last pixel of the last row.
   module.reserve(stagePtr + STAGED_ROWS * rowLength * bytes + 64);
   const buffer = module.memory.buffer;
