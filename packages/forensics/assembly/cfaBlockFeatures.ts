@@ -138,6 +138,20 @@ function errorsOfFloats(up: usize, centre: usize, down: usize, w: i32): void {
   }
 }
 
+/**
+ * Even- and odd-offset sums of the values at `from` (sample x at from + 4 (4 + x)) for the first n / 4 pixels, into
+ * every other 16 bytes of `even` and `odd` (the sums of e and of e^2 interleave there). A loop per statistic keeps
+ * fewer vectors live than both in one.
+ */
+@inline function horizontalSums(from: usize, even: usize, odd: usize, n: usize, g0: v128, g1: v128, g2: v128, g3: v128): void {
+  for (let o: usize = 0; o < n; o += 16) {
+    const p = from + o, e = even + (o << 1), q = odd + (o << 1);
+    const a0 = v128.load(p, 4), a1 = v128.load(p, 8), a2 = v128.load(p, 12), a3 = v128.load(p, 16), a4 = v128.load(p, 20), a5 = v128.load(p, 24), a6 = v128.load(p, 28);
+    v128.store(e, f32x4.add(f32x4.mul(g0, a3), f32x4.mul(g2, f32x4.add(a1, a5))));
+    v128.store(q, f32x4.add(f32x4.mul(g1, f32x4.add(a2, a4)), f32x4.mul(g3, f32x4.add(a0, a6))));
+  }
+}
+
 /** e and e^2 of row y, then its even- and odd-offset horizontal sums into ring slot `slot`. */
 function filterRow(y: i32, slot: i32): void {
   const h = height, w = width;
@@ -156,15 +170,8 @@ function filterRow(y: i32, slot: i32): void {
   const g0 = f32x4.splat(w0), g1 = f32x4.splat(w1), g2 = f32x4.splat(w2), g3 = f32x4.splat(w3);
   const n = <usize>columns << 2;
   // Samples x - 3 .. x + 3 of the windows of pixels x .. x + 3: sample x + d at errors + 4 (4 + x + d).
-  for (let o: usize = 0; o < n; o += 16) {
-    const p = errors + o, s = squares + o, e = even + (o << 1), q = odd + (o << 1);
-    const a0 = v128.load(p, 4), a1 = v128.load(p, 8), a2 = v128.load(p, 12), a3 = v128.load(p, 16), a4 = v128.load(p, 20), a5 = v128.load(p, 24), a6 = v128.load(p, 28);
-    v128.store(e, f32x4.add(f32x4.mul(g0, a3), f32x4.mul(g2, f32x4.add(a1, a5))));
-    v128.store(q, f32x4.add(f32x4.mul(g1, f32x4.add(a2, a4)), f32x4.mul(g3, f32x4.add(a0, a6))));
-    const b0 = v128.load(s, 4), b1 = v128.load(s, 8), b2 = v128.load(s, 12), b3 = v128.load(s, 16), b4 = v128.load(s, 20), b5 = v128.load(s, 24), b6 = v128.load(s, 28);
-    v128.store(e, f32x4.add(f32x4.mul(g0, b3), f32x4.mul(g2, f32x4.add(b1, b5))), 16);
-    v128.store(q, f32x4.add(f32x4.mul(g1, f32x4.add(b2, b4)), f32x4.mul(g3, f32x4.add(b0, b6))), 16);
-  }
+  horizontalSums(errors, even, odd, n, g0, g1, g2, g3);
+  horizontalSums(squares, even + 16, odd + 16, n, g0, g1, g2, g3);
 }
 
 /** Every block's slots back to empty products, all positive. */
