@@ -199,10 +199,15 @@ function varianceRow(y: i32): void {
   const g0 = f32x4.splat(n0), g1 = f32x4.splat(n1), g2 = f32x4.splat(n2), g3 = f32x4.splat(n3);
   // Sums of e at offset 0 of each address, of e^2 at offset 16.
   const end = variances + (<usize>columns << 2);
+  // m1 first (into `variances`), then m2 and the variance: two loops keep fewer vectors live than one.
   for (let o: usize = 0, out = variances; out < end; o += 32, out += 16) {
     const c = ec + o, u = eu + o, d = ed + o, ou1 = ou + o, od1 = od + o, ou3 = ouu + o, od3 = odd + o;
-    const m1 = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(g0, v128.load(c)), f32x4.mul(g2, f32x4.add(v128.load(u), v128.load(d)))), f32x4.mul(g1, f32x4.add(v128.load(ou1), v128.load(od1)))), f32x4.mul(g3, f32x4.add(v128.load(ou3), v128.load(od3))));
-    const m2 = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(g0, v128.load(c, 16)), f32x4.mul(g2, f32x4.add(v128.load(u, 16), v128.load(d, 16)))), f32x4.mul(g1, f32x4.add(v128.load(ou1, 16), v128.load(od1, 16)))), f32x4.mul(g3, f32x4.add(v128.load(ou3, 16), v128.load(od3, 16))));
+    v128.store(out, f32x4.add(f32x4.add(f32x4.add(f32x4.mul(g0, v128.load(c)), f32x4.mul(g2, f32x4.add(v128.load(u), v128.load(d)))), f32x4.mul(g1, f32x4.add(v128.load(ou1), v128.load(od1)))), f32x4.mul(g3, f32x4.add(v128.load(ou3), v128.load(od3)))));
+  }
+  for (let o: usize = 16, out = variances; out < end; o += 32, out += 16) {
+    const c = ec + o, u = eu + o, d = ed + o, ou1 = ou + o, od1 = od + o, ou3 = ouu + o, od3 = odd + o;
+    const m2 = f32x4.add(f32x4.add(f32x4.add(f32x4.mul(g0, v128.load(c)), f32x4.mul(g2, f32x4.add(v128.load(u), v128.load(d)))), f32x4.mul(g1, f32x4.add(v128.load(ou1), v128.load(od1)))), f32x4.mul(g3, f32x4.add(v128.load(ou3), v128.load(od3))));
+    const m1 = v128.load(out);
     v128.store(out, f32x4.sub(m2, f32x4.mul(m1, m1)));
   }
   const zero = f32x4.splat(0), one = i32x4.splat(ONE_BITS), mantissa = i32x4.splat(MANTISSA), normal = f32x4.splat(MIN_NORMAL);
