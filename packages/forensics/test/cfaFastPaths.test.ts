@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { cfaVarianceMap, kernelRegistry } from '../src/index.js';
-import { posteriorOfNoTrace } from '../src/kernels/cfaVarianceMap.js';
+import { finiteSubsample, posteriorOfNoTrace } from '../src/kernels/cfaVarianceMap.js';
+import { evenSubsample, finiteValues } from '../src/internal/stats.js';
 import { bayerBandErrors } from '../src/internal/bayerErrors.js';
 import { cfaBlockFeatures } from '../src/internal/cfaBlockFeatures.js';
 import { windowMedian } from '../src/internal/convolve.js';
@@ -62,6 +63,19 @@ describe('CFA fast paths give the plain computation\'s results', () => {
       const fast = posteriorOfNoTrace(a, w, h);
       expect(float32Bits(fast.probability)).toEqual(float32Bits(plain));
       expect(fast.flagged).toBe(flagged);
+    }
+  });
+
+  it('finiteSubsample equals evenSubsample of the finite values, with their count', () => {
+    const random = rng(35);
+    for (const n of [0, 1, 10, 99, 1000, 5000]) {
+      const values = Float32Array.from({ length: n }, (_, i) => (i % 13 === 0 ? Number.NaN : i % 17 === 0 ? -Infinity : (random() - 0.5) * 50));
+      const finite = finiteValues(values);
+      for (const max of [1, 7, 64, 1000, 10000]) {
+        const { count, sample } = finiteSubsample(values, max);
+        expect(count).toBe(finite.length);
+        expect(Array.from(sample)).toEqual(Array.from(evenSubsample(finite, max)));
+      }
     }
   });
 

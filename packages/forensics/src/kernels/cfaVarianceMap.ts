@@ -3,7 +3,7 @@ import { windowMedian5x5 } from '../internal/windowMedian5x5.js';
 import { windowSum } from '../internal/convolve.js';
 import { greenLatticeParity, layoutSampleStride, parityOfSampledRows, sampledLayoutErrors } from './cfaReinterpolation.js';
 import type { BayerBandErrors } from '../internal/bayerErrors.js';
-import { clamp01, evenSubsample, finiteValues, quantilePair } from '../internal/stats.js';
+import { clamp01, quantilePair } from '../internal/stats.js';
 import { fitZeroMeanMixtureBinned, logLikelihoodRatios } from '../internal/zeroMeanMixture.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
 import { expectIntegerInRange, expectMinimumSize, expectNumberInRange, expectPixelBuffer } from '../validate.js';
@@ -154,8 +154,8 @@ export function cfaVarianceFromFeatures(feature: Float32Array, image: PixelBuffe
   if (feature.length !== bw * bh) throw new RangeError(`Expected ${bw * bh} block features for feature but received ${feature.length} of type number`);
   // Feature: log of the ratio of the products of the variances (sum of log differences). A block where one class
   // has a zero variance has no finite feature: it is left out of the fit and given DEGENERATE in the likelihood.
-  const finite = finiteValues(feature);
-  const mixture = fitZeroMeanMixtureBinned(evenSubsample(finite, EM_MAX_SAMPLES));
+  const { count: finiteCount, sample } = finiteSubsample(feature, EM_MAX_SAMPLES);
+  const mixture = fitZeroMeanMixtureBinned(sample);
   const llr = logLikelihoodRatios(feature, mixture, DEGENERATE);
   const aggregated = o.aggregation === 'median' ? windowMedian5x5(llr, bw, bh, o.aggregationRadius) : windowSum(llr, bw, bh, o.aggregationRadius);
   const { probability, flagged } = posteriorOfNoTrace(aggregated, bw, bh);
@@ -167,7 +167,7 @@ export function cfaVarianceFromFeatures(feature: Float32Array, image: PixelBuffe
       { name: 'cfa-feature', data: feature, width: bw, height: bh, cellSize: o.blockSize, displayRange: [0, Math.max(1e-3, highFeature)] },
     ],
     stats: {
-      medianFeature, lattice, degenerateBlockFraction: 1 - finite.length / feature.length, mixtureMean: mixture.mu1, mixtureSigmaTrace: mixture.sigma1,
+      medianFeature, lattice, degenerateBlockFraction: 1 - finiteCount / feature.length, mixtureMean: mixture.mu1, mixtureSigmaTrace: mixture.sigma1,
       mixtureSigmaNoTrace: mixture.sigma0, mixtureWeightTrace: mixture.weight1, flaggedBlockFraction: fraction,
     },
     score: clamp01(fraction),
@@ -194,4 +194,21 @@ export function posteriorOfNoTrace(aggregated: Float32Array, bw: number, bh: num
     }
   }
   return { probability, flagged };
+}
+
+/**
+ * `evenSubsample(finiteValues(values), max)` and the count of finite values, without the copy of every finite value:
+ * every k-th finite value, k = ceil(count / max), or all of them when there are at most `max`.
+ */
+export function finiteSubsample(values: Float32Array, max: number): { count: number; sample: Float64Array } {
+  let count = 0;
+  for (let i = 0; i < values.length; i++) { const v = values[i]!; if (v - v === 0) count++; }
+  const k = count <= max ? 1 : Math.ceil(count / max);
+  const sample = new Float64Array(Math.ceil(count / k));
+  for (let i = 0, f = 0, j = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (v - v !== 0) continue;
+    if (f++ % k === 0) sample[j++] = v;
+  }
+  return { count, sample };
 }
