@@ -285,7 +285,7 @@ export const kernelRegistry: Readonly<Record<KernelId, KernelEntry>> = {
     run: (input, options) => waveletNoiseFromLuma(input.image, options, input.luma), bands: waveletNoiseBands },
   'median-residual': { id: 'median-residual', tool: 'residual_noise_maps', version: '1', defaults: medianResidualMapDefaults, needsRecompressed: false, usesLuma: true,
     run: (input, options) => medianResidualFromLuma(input.image, options, input.luma?.luma), bands: medianResidualBands },
-  'cfa-variance': { id: 'cfa-variance', tool: 'cfa_pattern_analysis', version: '3', defaults: cfaVarianceMapDefaults, needsRecompressed: false, usesLuma: false,
+  'cfa-variance': { id: 'cfa-variance', tool: 'cfa_pattern_analysis', version: '4', defaults: cfaVarianceMapDefaults, needsRecompressed: false, usesLuma: false,
     run: (input, options) => cfaVarianceMap(input.image, options), bands: cfaVarianceBands },
   'cfa-reinterpolation': { id: 'cfa-reinterpolation', tool: 'cfa_pattern_analysis', version: '1', defaults: cfaReinterpolationDefaults, needsRecompressed: false, usesLuma: false,
     run: (input, options) => cfaReinterpolation(input.image, options), bands: cfaReinterpolationBands },

@@ -1,6 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { cfaVarianceMap, kernelRegistry } from '../src/index.js';
+import { finiteSubsample, posteriorOfNoTrace } from '../src/kernels/cfaVarianceMap.js';
+import { evenSubsample, finiteValues } from '../src/internal/stats.js';
 import { bayerBandErrors } from '../src/internal/bayerErrors.js';
 import { cfaBlockFeatures } from '../src/internal/cfaBlockFeatures.js';
 import { windowMedian } from '../src/internal/convolve.js';
@@ -8,6 +10,7 @@ import { median25, windowMedian5x5 } from '../src/internal/windowMedian5x5.js';
 import { logLikelihoodRatios, logNormal } from '../src/internal/zeroMeanMixture.js';
 import type { PixelBuffer } from '../src/index.js';
 import { addNoise, mosaicDemosaic, rng, smoothField, toUint8 } from './synthetic.js';
+import { float32Bits } from './wasmPaths.js';
 
 // The CFA kernels' fast paths against the plain computation they replace (outputs must not change).
 const W = 203, H = 157;
@@ -44,6 +47,35 @@ describe('CFA fast paths give the plain computation\'s results', () => {
       for (const r of [0, 1, 3]) expect(windowMedian5x5(map, w, h, r)).toEqual(windowMedian(map, w, h, r));
       map[Math.floor(map.length / 2)] = Number.NaN;
       expect(windowMedian5x5(map, w, h, 2)).toEqual(windowMedian(map, w, h, 2));
+    }
+  });
+
+  it('posteriorOfNoTrace equals the sigmoid of every ratio (repeats, saturation, +-0, infinities, NaN)', () => {
+    const random = rng(33);
+    const special = [0, -0, 17.99, 18, 18.01, 40, -109.99, -110, -110.01, -800, 1e-300, -1e-300, Infinity, -Infinity, Number.NaN];
+    for (const [w, h] of [[1, 1], [7, 5], [61, 23]] as const) {
+      const a = Float32Array.from({ length: w * h }, (_, i) => (i % 5 === 0 ? special[Math.floor(random() * special.length)]! : Math.round((random() - 0.5) * 60) / 4));
+      // Runs along rows and down columns, as a 5x5 median gives.
+      for (let i = 0; i < a.length; i++) if (random() < 0.3 && i > 0) a[i] = a[i - 1]!; else if (random() < 0.3 && i >= w) a[i] = a[i - w]!;
+      const plain = Float32Array.from(a, (v) => 1 / (1 + Math.exp(-v)));
+      let flagged = 0;
+      for (const v of a) if (1 / (1 + Math.exp(-v)) > 0.5) flagged++;
+      const fast = posteriorOfNoTrace(a, w, h);
+      expect(float32Bits(fast.probability)).toEqual(float32Bits(plain));
+      expect(fast.flagged).toBe(flagged);
+    }
+  });
+
+  it('finiteSubsample equals evenSubsample of the finite values, with their count', () => {
+    const random = rng(35);
+    for (const n of [0, 1, 10, 99, 1000, 5000]) {
+      const values = Float32Array.from({ length: n }, (_, i) => (i % 13 === 0 ? Number.NaN : i % 17 === 0 ? -Infinity : (random() - 0.5) * 50));
+      const finite = finiteValues(values);
+      for (const max of [1, 7, 64, 1000, 10000]) {
+        const { count, sample } = finiteSubsample(values, max);
+        expect(count).toBe(finite.length);
+        expect(Array.from(sample)).toEqual(Array.from(evenSubsample(finite, max)));
+      }
     }
   });
 

@@ -5,24 +5,26 @@ import { cfaVarianceMap, decodeImage } from '../src/index.js';
 import { cfaBlockFeatures, wasmBlockRows } from '../src/internal/cfaBlockFeatures.js';
 import { medianInPlace } from '../src/internal/stats.js';
 import { wasmMedianCalls, windowMedian5x5 } from '../src/internal/windowMedian5x5.js';
-import { fitZeroMeanMixture } from '../src/internal/zeroMeanMixture.js';
+import { fitZeroMeanMixture, fitZeroMeanMixtureBinned, wasmBinnedFits } from '../src/internal/zeroMeanMixture.js';
 import type { PixelBuffer } from '../src/types.js';
 import { datasetDir } from './datasets.js';
 import { addNoise, gaussian, mosaicDemosaic, rng, smoothField, toUint8 } from './synthetic.js';
 import { firstDifference, float32Bits, MODULES_OFF, onWebAssembly, restoreModulesAfterEach, withModulesOff, withModulesOn } from './wasmPaths.js';
 
 // The WebAssembly CFA block features must be the JavaScript ones bit for bit (NaN, +0 and -0 included): 8-bit and
-// float32 pixels of every channel count, awkward widths, small and large blocks, both lattices, bands.
+// float32 pixels of every channel count, awkward widths, small and large blocks, both lattices, bands. The module
+// takes blocks of a multiple of 4 pixels (four pixels per vector never straddle two blocks); the others stay on the
+// JavaScript path with the modules on.
 
 restoreModulesAfterEach();
 
-/** `run()` on the WebAssembly path, checking that the module ran. */
-const webAssembly = <T>(run: () => T): T => onWebAssembly('cfaBlockFeatures', () => wasmBlockRows, run);
+/** `run()` on the WebAssembly path, checking that the module ran (`ran` false: that it did not). */
+const webAssembly = <T>(run: () => T, ran = true): T => onWebAssembly('cfaBlockFeatures', () => wasmBlockRows, run, ran);
 
 /** Both paths' features of `image`, compared bit for bit; returns them for further checks. */
 function expectSameFeatures(image: PixelBuffer, block: number, lattice: 0 | 1, sigma: number, start?: number, end?: number): Float32Array {
   const expected = withModulesOff(() => cfaBlockFeatures(image, block, lattice, sigma, start, end));
-  const actual = webAssembly(() => cfaBlockFeatures(image, block, lattice, sigma, start, end));
+  const actual = webAssembly(() => cfaBlockFeatures(image, block, lattice, sigma, start, end), block % 4 === 0);
   expect(actual.length).toBe(expected.length);
   expect(float32Bits(actual)).toEqual(float32Bits(expected));
   return actual;
@@ -41,7 +43,7 @@ function randomBytes(width: number, height: number, channels: number, seed: numb
 
 describe.skipIf(MODULES_OFF)('WebAssembly CFA block features', () => {
   it('equal the JavaScript ones on 8-bit images of awkward sizes, 1 to 4 channels, every block size and sigma', () => {
-    const cases = [[2, 2, 2], [8, 8, 2], [13, 11, 2], [17, 9, 4], [37, 29, 6], [203, 157, 8], [70, 45, 10], [131, 67, 16], [99, 70, 32]] as const;
+    const cases = [[2, 2, 2], [8, 8, 2], [13, 11, 2], [17, 9, 4], [37, 29, 6], [203, 157, 8], [70, 45, 10], [61, 50, 12], [131, 67, 16], [99, 70, 32]] as const;
     let seed = 1;
     for (const [width, height, block] of cases) {
       for (const channels of [1, 2, 3, 4]) {
@@ -85,8 +87,10 @@ describe.skipIf(MODULES_OFF)('WebAssembly CFA block features', () => {
       // Variances near 1e-20 and 1e16: products of a block of 16 leave 1e-200..1e200 many times.
       const tiny = Float32Array.from({ length: n }, () => random() * 1e-10);
       const huge = Float32Array.from({ length: n }, () => random() * 1e8);
+      // Variances under 2^-126 (subnormal float32), which both paths scale by 2^24 before taking their exponent.
+      const subnormal = Float32Array.from({ length: n }, () => random() * 1e-19);
       const special = Float32Array.from(fractions, (v, i) => (i % 97 === 0 ? Number.NaN : i % 89 === 0 ? Infinity : i % 83 === 0 ? -Infinity : i % 7 === 0 ? -0 : v));
-      for (const data of [fractions, tiny, huge, special]) {
+      for (const data of [fractions, tiny, huge, subnormal, special]) {
         const image = { data, width: w, height: h, channels };
         for (const block of [2, 8, 16]) expectSameFeatures(image, block, 1, 1.5);
       }
@@ -138,6 +142,25 @@ describe.skipIf(MODULES_OFF)('WebAssembly mixture fit of the block features', ()
     expectSameFit(Float64Array.from({ length: 64 }, (_, i) => (i === 7 ? Infinity : random() * 10 - 5)));
     expectSameFit(Float64Array.from({ length: 64 }, (_, i) => (i === 9 ? Number.NaN : random() * 10 - 5)), 5);
     expectSameFit(Float64Array.from({ length: 999 }, () => -736.8 + random() * 1e-9));
+  });
+});
+
+describe.skipIf(MODULES_OFF)('WebAssembly binned mixture fit of the block features', () => {
+  /** Both paths' binned fits, compared field by field with Object.is. */
+  function expectSameBinnedFit(x: Float64Array): void {
+    const expected = withModulesOff(() => fitZeroMeanMixtureBinned(x));
+    const actual = onWebAssembly('cfaBlockFeatures', () => wasmBinnedFits, () => fitZeroMeanMixtureBinned(x));
+    for (const key of Object.keys(expected) as (keyof typeof expected)[]) {
+      if (!Object.is(actual[key], expected[key])) throw new Error(`${key} of ${x.length} samples: ${actual[key]} instead of ${expected[key]}`);
+    }
+  }
+
+  it('equals the JavaScript binned fit: odd and even group counts, exact zeros, values near 0 and far out', () => {
+    const normal = gaussian(rng(24)), random = rng(25);
+    for (const n of [8192, 8193, 20001, 32768]) {
+      expectSameBinnedFit(Float64Array.from({ length: n }, () => (random() < 0.3 ? 6 + 5 * normal() : 2 * normal())));
+      expectSameBinnedFit(Float64Array.from({ length: n }, (_, i) => (i % 9 === 0 ? 0 : i % 9 === 1 ? 1e-4 * normal() : i % 997 === 0 ? 1e4 * normal() : 7 * normal())));
+    }
   });
 });
 

@@ -103,6 +103,17 @@ export function float32Quantile(values: Float32Array, q: number): number {
 }
 
 /**
+ * `quantile(values, q0)` and `quantile(values, q1)` (q0 <= q1) with one histogram pass instead of two on large float32
+ * maps (`float32TwoRanks`): the same values.
+ */
+export function quantilePair(values: ArrayLike<number>, q0: number, q1: number): [number, number] {
+  if (!(values instanceof Float32Array && values.length >= RADIX_MIN_LENGTH) || !(q0 <= q1)) return [quantile(values, q0), quantile(values, q1)];
+  const rank = (n: number, q: number): number => Math.min(n - 1, Math.max(0, Math.round(q * (n - 1))));
+  const { a, b } = float32TwoRanks(values, (n) => [rank(n, q0), rank(n, q1)]);
+  return [a, b];
+}
+
+/**
  * The values of ranks r0 <= r1 (0-based, ascending) among the finite values of `values`, as `float32Quantile` finds
  * one: a histogram of the upper 16 bits of the order-preserving keys, then one pass over the lower 16 bits within the
  * bins holding the two ranks. `ranks` gets the count of finite values. Exact; -0 counts as +0.

@@ -3,8 +3,8 @@ import { windowMedian5x5 } from '../internal/windowMedian5x5.js';
 import { windowSum } from '../internal/convolve.js';
 import { greenLatticeParity, layoutSampleStride, parityOfSampledRows, sampledLayoutErrors } from './cfaReinterpolation.js';
 import type { BayerBandErrors } from '../internal/bayerErrors.js';
-import { clamp01, evenSubsample, finiteValues, quantile } from '../internal/stats.js';
-import { fitZeroMeanMixture, logLikelihoodRatios } from '../internal/zeroMeanMixture.js';
+import { clamp01, quantilePair } from '../internal/stats.js';
+import { fitZeroMeanMixtureBinned, logLikelihoodRatios } from '../internal/zeroMeanMixture.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
 import { expectIntegerInRange, expectMinimumSize, expectNumberInRange, expectPixelBuffer } from '../validate.js';
 
@@ -57,7 +57,9 @@ const EM_MAX_SAMPLES = 32768;
  * "no trace" from the log-likelihood ratios pooled over a (2r+1)^2 neighbourhood (median by default). The acquired
  * lattice is the green lattice of the Bayer layout that re-interpolates best. Above 1.5 MP the layout is chosen on a
  * deterministic subsample of block rows and above 32768 blocks the mixture is fitted on every k-th finite feature;
- * every block is then classified with the fitted mixture (images up to those sizes are computed as before).
+ * every block is then classified with the fitted mixture. From 8192 features on, the fit works on the features
+ * grouped in narrow bins (`fitZeroMeanMixtureBinned`: same iterations, parameters within about 1e-5). The variances
+ * and their log sums are float32 (`cfaBlockFeatures`).
  *
  * Score: fraction of blocks whose posterior of "no CFA trace" exceeds 0.5.
  */
@@ -152,27 +154,61 @@ export function cfaVarianceFromFeatures(feature: Float32Array, image: PixelBuffe
   if (feature.length !== bw * bh) throw new RangeError(`Expected ${bw * bh} block features for feature but received ${feature.length} of type number`);
   // Feature: log of the ratio of the products of the variances (sum of log differences). A block where one class
   // has a zero variance has no finite feature: it is left out of the fit and given DEGENERATE in the likelihood.
-  const finite = finiteValues(feature);
-  const mixture = fitZeroMeanMixture(evenSubsample(finite, EM_MAX_SAMPLES));
+  const { count: finiteCount, sample } = finiteSubsample(feature, EM_MAX_SAMPLES);
+  const mixture = fitZeroMeanMixtureBinned(sample);
   const llr = logLikelihoodRatios(feature, mixture, DEGENERATE);
   const aggregated = o.aggregation === 'median' ? windowMedian5x5(llr, bw, bh, o.aggregationRadius) : windowSum(llr, bw, bh, o.aggregationRadius);
-  const probability = new Float32Array(feature.length);
-  let flagged = 0;
-  for (let i = 0; i < probability.length; i++) {
-    const p = 1 / (1 + Math.exp(-aggregated[i]!));
-    probability[i] = p;
-    if (p > 0.5) flagged++;
-  }
+  const { probability, flagged } = posteriorOfNoTrace(aggregated, bw, bh);
   const fraction = flagged / probability.length;
+  const [medianFeature, highFeature] = quantilePair(feature, 0.5, 0.99);
   return {
     maps: [
       { name: 'no-cfa-probability', data: probability, width: bw, height: bh, cellSize: o.blockSize, displayRange: [0, 1] },
-      { name: 'cfa-feature', data: feature, width: bw, height: bh, cellSize: o.blockSize, displayRange: [0, Math.max(1e-3, quantile(feature, 0.99))] },
+      { name: 'cfa-feature', data: feature, width: bw, height: bh, cellSize: o.blockSize, displayRange: [0, Math.max(1e-3, highFeature)] },
     ],
     stats: {
-      medianFeature: quantile(feature, 0.5), lattice, degenerateBlockFraction: 1 - finite.length / feature.length, mixtureMean: mixture.mu1, mixtureSigmaTrace: mixture.sigma1,
+      medianFeature, lattice, degenerateBlockFraction: 1 - finiteCount / feature.length, mixtureMean: mixture.mu1, mixtureSigmaTrace: mixture.sigma1,
       mixtureSigmaNoTrace: mixture.sigma0, mixtureWeightTrace: mixture.weight1, flaggedBlockFraction: fraction,
     },
     score: clamp01(fraction),
   };
+}
+
+/**
+ * Per block p = 1 / (1 + exp(-a)) of the pooled log-likelihood ratio a (float32), and the count of p > 0.5; once per
+ * distinct neighbour: a median-pooled map repeats values along its rows and columns (a third of the blocks of a 12 MP
+ * photo). From a = 18 on p rounds to 1 in float32 (exp(-18) < 2^-25) and up to a = -110 to 0 (under half the
+ * smallest subnormal); p > 0.5 is unchanged there. The same values as computing every p (tested).
+ */
+export function posteriorOfNoTrace(aggregated: Float32Array, bw: number, bh: number): { probability: Float32Array; flagged: number } {
+  const probability = new Float32Array(bw * bh);
+  const above = new Float64Array(bw);
+  let flagged = 0;
+  for (let y = 0, i = 0; y < bh; y++) {
+    for (let x = 0; x < bw; x++, i++) {
+      const a = aggregated[i]!;
+      const p = a >= 18 ? 1 : a <= -110 ? 0 : x > 0 && a === aggregated[i - 1] ? above[x - 1]! : y > 0 && a === aggregated[i - bw] ? above[x]! : 1 / (1 + Math.exp(-a));
+      above[x] = p;
+      probability[i] = p;
+      if (p > 0.5) flagged++;
+    }
+  }
+  return { probability, flagged };
+}
+
+/**
+ * `evenSubsample(finiteValues(values), max)` and the count of finite values, without the copy of every finite value:
+ * every k-th finite value, k = ceil(count / max), or all of them when there are at most `max`.
+ */
+export function finiteSubsample(values: Float32Array, max: number): { count: number; sample: Float64Array } {
+  let count = 0;
+  for (let i = 0; i < values.length; i++) { const v = values[i]!; if (v - v === 0) count++; }
+  const k = count <= max ? 1 : Math.ceil(count / max);
+  const sample = new Float64Array(Math.ceil(count / k));
+  for (let i = 0, f = 0, j = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (v - v !== 0) continue;
+    if (f++ % k === 0) sample[j++] = v;
+  }
+  return { count, sample };
 }
