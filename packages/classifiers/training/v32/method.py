@@ -6,7 +6,7 @@ unchanged. What a variant changes:
 - `weighting`: `domain` (3.0.0: each (domain, label) cell weighted 1/sqrt(its size), classes to equal totals),
   `cell` (each cell to an equal total, 1/size: every domain counts as much as every other, as group DRO's uniform
   start; Sagawa et al. 2020, arXiv 1911.08731) or `dro` (`cell`, then `rounds` refits that multiply each cell's weight
-  by exp(eta * its mean log loss), the online group-DRO update);
+  by exp(eta * its training error rate), the group-DRO update with a bounded loss);
 - `alpha`: the L2 penalty of the SGD fit;
 - `min_domains`: only hashed n-gram slots present in the train texts of at least that many domains keep a weight
   (a slot seen in one or two domains is mostly topic: its weight is set to 0 and it is left out of the fit).
@@ -75,12 +75,13 @@ def fit_variant(cfg, X, y, rows, seed=0):
     clf = None
     for r in range(1 + (cfg.get('rounds', 0) if weighting == 'dro' else 0)):
         if r > 0:
-            # Group-DRO step: cells with a higher mean log loss get exponentially more weight.
+            # Group-DRO step: cells with a higher training error get exponentially more weight. The error rate, not the
+            # log loss: the model's raw outputs are in the hundreds of thousands (counts per 1,000 characters), so a
+            # log loss is dominated by a few rows and exp of it overflows.
             s = clf.decision_function(X)
-            loss = np.logaddexp(0, -np.where(y == 1, s, -s))
-            c = cells(rows)
-            _, inv = np.unique(c, return_inverse=True)
-            mean = np.bincount(inv, weights=loss) / np.bincount(inv)
+            err = ((s > 0).astype(np.int8) != y).astype(np.float64)
+            _, inv = np.unique(cells(rows), return_inverse=True)
+            mean = np.bincount(inv, weights=err) / np.bincount(inv)
             w = balance(w * np.exp(cfg['eta'] * mean[inv]), y)
         clf = SGDClassifier(loss='log_loss', alpha=cfg['alpha'], max_iter=EPOCHS, tol=None, average=True,
                             random_state=seed)
