@@ -2,7 +2,8 @@
 // build_corpus.py), which no step of training or calibration read, end to end through the built package
 // (normalisation, features, ONNX model, calibration). Prints:
 // 1. the held-out tables of 2.0.0 (`train.py --heldout`, out/v2/heldout.json), 2.1.0 (training/v21/build.py,
-//    out/v21/heldout.json) and 3.0.0 (AI_TEXT_VERSION=3.0.0 train.py --heldout, out/v3/heldout.json): for each generator family and each domain, a model trained without it, its AUROC and TPR
+//    out/v21/heldout.json), 3.0.0 (AI_TEXT_VERSION=3.0.0 train.py --heldout, out/v3/heldout.json) and 3.2.0
+//    (training/v32/train.py --heldout, out/v32/heldout.json): for each generator family and each domain, a model trained without it, its AUROC and TPR
 //    at 1% FPR on the left-out rows, per domain;
 // 2. for each version asked for (default: 2.1.0, 2.0.0 and 1.0.0 side by side): AUROC, TPR at 1% FPR and TPR at the shipped
 //    threshold per family, domain, format and length; human FPR at the shipped threshold per human domain; AI-edited
@@ -60,6 +61,8 @@ const heldoutTables = [
     '/usr/bin/python3 packages/classifiers/training/v21/build.py --tables-only (after train.py --heldout and train_neural.py)'],
   ['v3/heldout.json', '3.0.0 (n-gram model, domain-weighted, with question answering)', 'AI_TEXT_VERSION=3.0.0 train.py --heldout',
     'AI_TEXT_VERSION=3.0.0 AI_TEXT_WEIGHTING=domain /usr/bin/python3 packages/classifiers/training/v2/train.py --heldout (tables with 2.0.0 beside: training/v3/tables.py)'],
+  ['v32/heldout.json', '3.2.0 (n-gram model, stronger penalty chosen on the train split)', 'training/v32/train.py --heldout',
+    '/usr/bin/python3 packages/classifiers/training/v32/train.py --heldout (tables with 3.0.0 and 2.0.0 beside: training/v32/tables.py)'],
 ];
 for (const [file, model, how, command] of dataset === undefined ? heldoutTables : []) {
   const heldoutPath = resolve(out, file);

@@ -16,6 +16,8 @@ export type {
   CalibrationOutcome, CalibrationScorer, CreateCalibrationProfileOptions,
 } from './calibration/createCalibrationProfile.js';
 export { binomialCdf, clopperPearsonUpper, maxExceedances, minimumSample } from './calibration/fprBound.js';
+export { guardThresholds } from './calibration/guardThresholds.js';
+export type { GuardedThresholds, GuardThresholdsOptions, SourcedRanges, SourceThreshold } from './calibration/guardThresholds.js';
 export { aiTextCalibrationScorer, calibrateAiText } from './aiText/calibrateAiText.js';
 export type { CalibrateAiTextOptions } from './aiText/calibrateAiText.js';
 export { canonicalText } from './aiText/canonicalText.js';
