@@ -1,4 +1,4 @@
-import { wordSpans } from '@content-analysis/credits';
+import { wordCodeHash } from '@content-analysis/credits';
 import { wordKey } from './wordKey.js';
 
 /** Fewest slots of the first table; it doubles whenever it is half full. */
@@ -10,15 +10,13 @@ function grown<T extends Int32Array<ArrayBuffer> | Uint16Array<ArrayBuffer>>(arr
   return out;
 }
 
-const FNV_BASIS = 0x811c9dc5 | 0;
-const FNV_PRIME = 0x01000193;
+const HASH_PRIME = 0x01000193;
 
-/** 32-bit FNV-1a hash of the UTF-16 code units of `text[start, end)`: what the vocabulary hashes words with. */
-export function wordHash(text: string, start: number, end: number): number {
-  let hash = FNV_BASIS;
-  for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
-  return hash;
-}
+/**
+ * Hash of the code units of `text[start, end)` that the vocabulary looks words (and keys) up by: `wordCodeHash` of
+ * the credits package, which `scanWords` gives each word as it cuts it.
+ */
+export const wordHash = wordCodeHash;
 
 /** A table of `[hash, id + 1]` pairs (0: empty slot) rebuilt with twice the slots. */
 function rehashed(old: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
@@ -37,11 +35,10 @@ function rehashed(old: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
 /**
  * Integer ids shared by the two texts of one comparison: a raw id per distinct word as written, a key id per
  * distinct normalised key (`wordKey`). Words are looked up by their characters in place, in an open-addressing
- * table hashed with FNV-1a (`wordHash`): each slot
- * holds a hash and a raw id, and the code units of each distinct word are kept once, one after another, in a
- * pool, so that a lookup touches the table and, only when hash and length agree, a short stretch of the pool.
- * Keys are found the same way in a second table; no string is cut out of the text, except the key of a
- * non-ASCII word at its first occurrence.
+ * table hashed by `wordHash` (FNV-1a's step): each slot holds a hash and a raw id, and the code units of each
+ * distinct word are kept once, one after another, in a pool, so that a lookup touches the table and, only when
+ * hash and length agree, a short stretch of the pool. Keys are found the same way in a second table; no string is
+ * cut out of the text, except the key of a non-ASCII word at its first occurrence.
  */
 export class Vocabulary {
   /** Pairs `[hash, raw id + 1]` per slot; 0 as the id marks an empty slot. */
@@ -86,23 +83,22 @@ export class Vocabulary {
   }
 
   /**
-   * Reads the words of `text` (`spans` as `wordSpans` gives them): writes the raw id and the
-   * key id of word `w` to `raws[w]` and `keys[w]`. Ids are given in order of first occurrence over all the texts
-   * read by this vocabulary.
+   * Reads words `from` to `to` (exclusive) of `text`: `spans` as `wordSpans` gives them, `hashes` their `wordHash`
+   * (as `scanWords` gives them); writes the raw id and the key id of word `w` to `raws[w]` and `keys[w]`. Ids are
+   * given in order of first occurrence over all the words read by this vocabulary.
    */
-  readWords(text: string, spans: Uint32Array, raws: Int32Array, keys: Int32Array): void {
+  readWords(
+    text: string, spans: Uint32Array, hashes: Int32Array, from: number, to: number, raws: Int32Array, keys: Int32Array,
+  ): void {
     let table = this.table;
     let mask = this.mask;
     let pool = this.pool;
     let poolStart = this.poolStart;
     let keyOfRaw = this.keyOfRaw;
-    const count = spans.length >>> 1;
-    for (let w = 0; w < count; w++) {
+    for (let w = from; w < to; w++) {
       const start = spans[2 * w]!;
-      const end = spans[2 * w + 1]!;
-      const length = end - start;
-      let hash = FNV_BASIS;
-      for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
+      const length = spans[2 * w + 1]! - start;
+      const hash = hashes[w]!;
       let slot = hash & mask;
       let raw = -1;
       for (;;) {
@@ -110,10 +106,10 @@ export class Vocabulary {
         if (entry === 0) break;
         if (table[2 * slot] === hash) {
           // Same hash: the same word when length and code units agree.
-          const from = poolStart[entry - 1]!;
-          if (poolStart[entry]! - from === length) {
+          const at = poolStart[entry - 1]!;
+          if (poolStart[entry]! - at === length) {
             let i = 0;
-            while (i < length && pool[from + i] === text.charCodeAt(start + i)) i++;
+            while (i < length && pool[at + i] === text.charCodeAt(start + i)) i++;
             if (i === length) {
               raw = entry - 1;
               break;
@@ -158,7 +154,7 @@ export class Vocabulary {
    * is its own key lowered, read in place; any other word's key is computed as a string.
    */
   private keyId(text: string, start: number, end: number): number {
-    let hash = FNV_BASIS;
+    let hash = 0;
     let ascii = true;
     for (let i = start; i < end; i++) {
       let c = text.charCodeAt(i);
@@ -167,13 +163,11 @@ export class Vocabulary {
         break;
       }
       if (c >= 65 && c <= 90) c += 32;
-      hash = Math.imul(hash ^ c, FNV_PRIME);
+      hash = Math.imul(hash ^ c, HASH_PRIME);
     }
     if (ascii) return this.findKey(text, start, end, hash, true);
     const key = wordKey(text.slice(start, end));
-    hash = FNV_BASIS;
-    for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), FNV_PRIME);
-    return this.findKey(key, 0, key.length, hash, false);
+    return this.findKey(key, 0, key.length, wordHash(key, 0, key.length), false);
   }
 
   /**
@@ -226,24 +220,4 @@ export class Vocabulary {
     this.table = rehashed(this.table);
     this.mask = 2 * this.mask + 1;
   }
-}
-
-/** One text cut into words. */
-export interface TokenizedText {
-  text: string;
-  /** The words, as `wordSpans(text)` gives them: `[start0, end0, start1, end1, ...]`. */
-  spans: Uint32Array;
-  /** Id of each word's normalised key: what the alignment compares. */
-  keys: Int32Array;
-  /** Id of each word as written: tells an identical word from a minor change. */
-  raws: Int32Array;
-}
-
-export function tokenize(text: string, vocabulary: Vocabulary): TokenizedText {
-  const spans = wordSpans(text);
-  const count = spans.length >>> 1;
-  const keys = new Int32Array(count);
-  const raws = new Int32Array(count);
-  vocabulary.readWords(text, spans, raws, keys);
-  return { text, spans, keys, raws };
 }

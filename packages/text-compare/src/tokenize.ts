@@ -1,0 +1,196 @@
+import { createWordScan, scanWords } from '@content-analysis/credits';
+import type { WordScan } from '@content-analysis/credits';
+import type { Vocabulary } from './vocabulary.js';
+
+/** One text cut into words. */
+export interface TokenizedText {
+  text: string;
+  /** The words, as `wordSpans(text)` gives them: `[start0, end0, start1, end1, ...]`. */
+  spans: Uint32Array;
+  /** Id of each word's normalised key: what the alignment compares. */
+  keys: Int32Array;
+  /** Id of each word as written: tells an identical word from a minor change. */
+  raws: Int32Array;
+}
+
+/** Room for the words of `chars` characters of prose at first (about one word per 6; the scan grows as needed). */
+function expectedWords(chars: number): number {
+  return (chars >>> 2) + 16;
+}
+
+/** Lines shorter than this are cut into words even when the first text has them too: a lookup would gain little. */
+const MIN_REUSED_LINE = 16;
+
+function ids(text: string, scan: WordScan, vocabulary: Vocabulary): TokenizedText {
+  const raws = new Int32Array(scan.count);
+  const keys = new Int32Array(scan.count);
+  vocabulary.readWords(text, scan.spans, scan.hashes, 0, scan.count, raws, keys);
+  return { text, spans: scan.spans.subarray(0, 2 * scan.count), keys, raws };
+}
+
+/** Cuts `text` into words (`scanWords`, the same words as `wordSpans`) and reads them into `vocabulary`. */
+export function tokenize(text: string, vocabulary: Vocabulary): TokenizedText {
+  const scan = createWordScan(expectedWords(text.length));
+  scanWords(text, scan);
+  return ids(text, scan, vocabulary);
+}
+
+/**
+ * The lines of the first text (cut at '\n') whose words depend on the line alone: lines with a word, at least
+ * MIN_REUSED_LINE long, that no piece given to the segmenter touches. Such a line holds only ASCII between its
+ * white space, so the segmenter's extension of a piece over white space (which goes on only into text that is not
+ * ASCII) cannot enter it from the line before, and the ASCII scanner starts afresh after the '\n' before it.
+ * Line k spans `[start[k], end[k])` and holds words `[firstWord[k], endWord[k])`; lines are found by length.
+ */
+class ReusableLines {
+  start: number[] = [];
+  end: number[] = [];
+  firstWord: number[] = [];
+  endWord: number[] = [];
+  /** First line of each length, and the next line of the same length after each line (-1: none). */
+  private byLength = new Map<number, number>();
+  private sameLength: number[] = [];
+
+  constructor(readonly text: string, scan: WordScan) {
+    const { spans, count, segmented } = scan;
+    const lastOfLength = new Map<number, number>();
+    let word = 0;
+    let piece = 0;
+    for (let start = 0; start < text.length;) {
+      let end = text.indexOf('\n', start);
+      if (end === -1) end = text.length;
+      const firstWord = word;
+      while (word < count && spans[2 * word]! < end) word++;
+      while (piece < segmented.length && segmented[piece + 1]! <= start) piece += 2;
+      const touched = piece < segmented.length && segmented[piece]! < end;
+      if (!touched && word > firstWord && end - start >= MIN_REUSED_LINE) {
+        const k = this.start.length;
+        this.start.push(start);
+        this.end.push(end);
+        this.firstWord.push(firstWord);
+        this.endWord.push(word);
+        this.sameLength.push(-1);
+        const last = lastOfLength.get(end - start);
+        if (last === undefined) this.byLength.set(end - start, k);
+        else this.sameLength[last] = k;
+        lastOfLength.set(end - start, k);
+      }
+      start = end + 1;
+    }
+  }
+
+  get size(): number {
+    return this.start.length;
+  }
+
+  /**
+   * A line equal to `other[start, end)`, trying line `guess` first (the line after the last one found, since a
+   * revised text keeps most lines in order), then at most MAX_CANDIDATES lines of the same length; -1 if none.
+   */
+  find(other: string, start: number, end: number, guess: number): number {
+    const length = end - start;
+    let line: string | undefined;
+    if (guess < this.start.length && this.end[guess]! - this.start[guess]! === length) {
+      line = other.slice(start, end);
+      if (this.text.slice(this.start[guess], this.end[guess]) === line) return guess;
+    }
+    let k = this.byLength.get(length) ?? -1;
+    for (let tries = 0; k !== -1 && tries < MAX_CANDIDATES; tries++, k = this.sameLength[k]!) {
+      if (k === guess) continue;
+      line ??= other.slice(start, end);
+      if (this.text.slice(this.start[k], this.end[k]) === line) return k;
+    }
+    return -1;
+  }
+}
+
+/** Lines of the same length compared with a line of the second text at most (repetitive text has many). */
+const MAX_CANDIDATES = 8;
+
+/** Lines of the second text not found in the first, beyond twice those found, after which the rest is scanned. */
+const MAX_MISSES = 32;
+
+/** Appends words `from` to `to` of `source` to `out`, their offsets moved by `shift` (their hashes are not kept). */
+function appendShifted(out: WordScan, source: Uint32Array, from: number, to: number, shift: number): void {
+  const needed = out.count + to - from;
+  if (needed > out.hashes.length) {
+    const capacity = Math.max(needed, 2 * out.hashes.length);
+    const spans = new Uint32Array(2 * capacity);
+    spans.set(out.spans.subarray(0, 2 * out.count));
+    const hashes = new Int32Array(capacity);
+    hashes.set(out.hashes.subarray(0, out.count));
+    out.spans = spans;
+    out.hashes = hashes;
+  }
+  const spans = out.spans;
+  let at = 2 * out.count;
+  for (let k = 2 * from; k < 2 * to; k++) spans[at++] = source[k]! + shift;
+  out.count = needed;
+}
+
+/**
+ * Both texts of a comparison cut into words and read into `vocabulary`, as `tokenize(first)` then
+ * `tokenize(second)` would give them. A revised text repeats most lines of the original as they were: a line of
+ * the second text equal to a reusable line of the first (`reusableLines`) takes that line's words and ids,
+ * shifted, instead of being scanned and looked up again (every word of it already has its ids, so the ids given to
+ * the new words of the second text, in order, are the same). The lines between are scanned as stretches of text
+ * from a '\n' to a '\n', where `scanWords` reads exactly what a scan of the whole text reads there.
+ */
+export function tokenizePair(first: string, second: string, vocabulary: Vocabulary): [TokenizedText, TokenizedText] {
+  const scanA = createWordScan(expectedWords(first.length));
+  scanWords(first, scanA);
+  const a = ids(first, scanA, vocabulary);
+  const lines = new ReusableLines(first, scanA);
+
+  const scanB = createWordScan(expectedWords(second.length));
+  // Triples [first word in b, first word in a, words] of the lines taken from the first text.
+  const taken: number[] = [];
+  // Text before `pending` has its words; text up to `scanned` has been read (-1: nothing yet).
+  let pending = 0;
+  let scanned = -1;
+  let guess = 0;
+  // Lines looked for in vain, and found: two unrelated texts stop the search early.
+  let misses = 0;
+  let hits = 0;
+  for (let start = 0; start < second.length && lines.size > 0 && misses <= 2 * hits + MAX_MISSES;) {
+    let end = second.indexOf('\n', start);
+    if (end === -1) end = second.length;
+    const k = end - start >= MIN_REUSED_LINE && start > scanned ? lines.find(second, start, end, guess) : -1;
+    if (k === -1 && end - start >= MIN_REUSED_LINE) misses++;
+    if (k !== -1) {
+      hits++;
+      // The text before the line ends with the '\n' at start - 1.
+      if (pending < start - 1) scanned = scanWords(second, scanB, pending, start - 1);
+      if (scanned < start) {
+        const firstWord = lines.firstWord[k]!;
+        const endWord = lines.endWord[k]!;
+        taken.push(scanB.count, firstWord, endWord - firstWord);
+        appendShifted(scanB, a.spans, firstWord, endWord, start - lines.start[k]!);
+        pending = end;
+        scanned = end;
+        guess = k + 1;
+      } else {
+        // A piece given to the segmenter reached into the line (never seen: see ReusableLines); go on after it.
+        pending = scanned;
+      }
+    }
+    start = end + 1;
+  }
+  if (pending < second.length) scanWords(second, scanB, pending, second.length);
+
+  const count = scanB.count;
+  const raws = new Int32Array(count);
+  const keys = new Int32Array(count);
+  let word = 0;
+  for (let t = 0; t < taken.length; t += 3) {
+    const at = taken[t]!;
+    const from = taken[t + 1]!;
+    const length = taken[t + 2]!;
+    vocabulary.readWords(second, scanB.spans, scanB.hashes, word, at, raws, keys);
+    raws.set(a.raws.subarray(from, from + length), at);
+    keys.set(a.keys.subarray(from, from + length), at);
+    word = at + length;
+  }
+  vocabulary.readWords(second, scanB.spans, scanB.hashes, word, count, raws, keys);
+  return [a, { text: second, spans: scanB.spans.subarray(0, 2 * count), keys, raws }];
+}
