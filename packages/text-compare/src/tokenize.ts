@@ -131,7 +131,7 @@ function appendShifted(out: WordScan, source: Uint32Array, from: number, to: num
 /**
  * Both texts of a comparison cut into words and read into `vocabulary`, as `tokenize(first)` then
  * `tokenize(second)` would give them. A revised text repeats most lines of the original as they were: a line of
- * the second text equal to a reusable line of the first (`reusableLines`) takes that line's words and ids,
+ * the second text equal to a reusable line of the first (`ReusableLines`) takes that line's words and ids,
  * shifted, instead of being scanned and looked up again (every word of it already has its ids, so the ids given to
  * the new words of the second text, in order, are the same). The lines between are scanned as stretches of text
  * from a '\n' to a '\n', where `scanWords` reads exactly what a scan of the whole text reads there.
