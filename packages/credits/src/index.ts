@@ -1,4 +1,6 @@
 export { billedWords, countWords, LONG_WORD, wordSpans } from './words.js';
+export { createWordScan, scanWords, wordCodeHash } from './scanWords.js';
+export type { WordScan } from './scanWords.js';
 export {
   aiTextCredits, CREDIT_COSTS, creditsForWords, factCheckCredits, NEW_ACCOUNT_CREDITS, plagiarismCredits,
   textCompareCredits,

@@ -9,45 +9,17 @@
  * ASCII, the bulk of most input, take a scanner that applies the same UAX #29 rules directly.
  */
 
+import {
+  ASCII_CLASS, DIGIT, isSpaceCode, isWordChar, joinsAcross, LETTER, SPACE, UNDERSCORE,
+} from './wordClasses.js';
+
 /** Longest stretch of non-ASCII text given to `Intl.Segmenter` at once; it is cut only at white space. */
 const SEGMENTER_PIECE = 512;
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
 
-// Character classes of UAX #29 restricted to ASCII.
-const OTHER = 0;
-const LETTER = 1; // ALetter
-const DIGIT = 2; // Numeric
-const UNDERSCORE = 3; // ExtendNumLet
-const MID_LETTER = 4; // ':' joins letters only
-const MID_NUM_LET = 5; // '.' and "'" join letters and digits
-const MID_NUM = 6; // ',' and ';' join digits only
-const SPACE = 7;
-
-const ASCII_CLASS = new Uint8Array(128);
-for (let c = 0; c < 128; c++) {
-  const ch = String.fromCharCode(c);
-  if (/[A-Za-z]/.test(ch)) ASCII_CLASS[c] = LETTER;
-  else if (/[0-9]/.test(ch)) ASCII_CLASS[c] = DIGIT;
-  else if (ch === '_') ASCII_CLASS[c] = UNDERSCORE;
-  else if (ch === ':') ASCII_CLASS[c] = MID_LETTER;
-  else if (ch === '.' || ch === "'") ASCII_CLASS[c] = MID_NUM_LET;
-  else if (ch === ',' || ch === ';') ASCII_CLASS[c] = MID_NUM;
-  else if (/\s/.test(ch)) ASCII_CLASS[c] = SPACE;
-}
-
-function joinsAcross(prev: number, mid: number, next: number): boolean {
-  if (prev === LETTER && next === LETTER) return mid === MID_LETTER || mid === MID_NUM_LET;
-  if (prev === DIGIT && next === DIGIT) return mid === MID_NUM || mid === MID_NUM_LET;
-  return false;
-}
-
-function isWordChar(cls: number): boolean {
-  return cls === LETTER || cls === DIGIT || cls === UNDERSCORE;
-}
-
 /** Growing list of spans `[start0, end0, start1, end1, ...]`, kept in a typed array. */
-class SpanList {
+export class SpanList {
   data: Uint32Array;
   length = 0;
 
@@ -144,12 +116,6 @@ function scanWithSegmenter(text: string, from: number, to: number, out: SpanList
   }
 }
 
-function isSpaceCode(code: number): boolean {
-  if (code < 128) return ASCII_CLASS[code] === SPACE;
-  return code === 0x85 || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000;
-}
-
 /**
  * The word spans of `text`: a flat array `[start0, end0, start1, end1, ...]` of UTF-16 offsets, in order.
  * `text.slice(start, end)` is the word as written.
@@ -178,23 +144,35 @@ function collectWordSpans(text: string, out: SpanList): void {
       continue;
     }
     out.length = mark;
-    while (i < n && !isSpaceCode(text.charCodeAt(i))) i++;
-    let end = i;
-    while (end - start < SEGMENTER_PIECE && end < n) {
-      let j = end;
-      while (j < n && isSpaceCode(text.charCodeAt(j))) j++;
-      let k = j;
-      let nonAscii = false;
-      while (k < n && !isSpaceCode(text.charCodeAt(k))) {
-        if (text.charCodeAt(k) >= 128) nonAscii = true;
-        k++;
-      }
-      if (!nonAscii || k === j) break;
-      end = k;
-    }
-    scanWithSegmenter(text, start, end, out);
-    i = end;
+    i = segmentPiece(text, start, out);
   }
+}
+
+/**
+ * Appends the word spans of the piece of text starting at `start` (a character that is not white space, where
+ * the ASCII scanner met a character that is neither ASCII nor white space): the piece is extended over following
+ * runs of non-space characters (and the space between them) while they hold a non-ASCII character and the piece
+ * is short enough, and given to the segmenter. Returns the piece's end.
+ */
+export function segmentPiece(text: string, start: number, out: SpanList): number {
+  const n = text.length;
+  let i = start;
+  while (i < n && !isSpaceCode(text.charCodeAt(i))) i++;
+  let end = i;
+  while (end - start < SEGMENTER_PIECE && end < n) {
+    let j = end;
+    while (j < n && isSpaceCode(text.charCodeAt(j))) j++;
+    let k = j;
+    let nonAscii = false;
+    while (k < n && !isSpaceCode(text.charCodeAt(k))) {
+      if (text.charCodeAt(k) >= 128) nonAscii = true;
+      k++;
+    }
+    if (!nonAscii || k === j) break;
+    end = k;
+  }
+  scanWithSegmenter(text, start, end, out);
+  return end;
 }
 
 /** Characters of a word that count as one word; a longer run without a break counts one word per this many. */

@@ -23,6 +23,22 @@ function gapBefore(side: TokenizedText, w: number): string {
   return side.text.slice(from, to);
 }
 
+/**
+ * Whether the separators before word `wa` of `a` and word `wb` of `b` (inside a run: 0 < w < count) are the same
+ * once white space runs count as one space. Equal code units, the common case, are compared in place.
+ */
+function sameGapBefore(a: TokenizedText, wa: number, b: TokenizedText, wb: number): boolean {
+  const fromA = a.spans[2 * wa - 1]!;
+  const fromB = b.spans[2 * wb - 1]!;
+  const length = a.spans[2 * wa]! - fromA;
+  if (b.spans[2 * wb]! - fromB === length) {
+    let i = 0;
+    while (i < length && a.text.charCodeAt(fromA + i) === b.text.charCodeAt(fromB + i)) i++;
+    if (i === length) return true;
+  }
+  return sameSeparator(gapBefore(a, wa), gapBefore(b, wb), false);
+}
+
 function item(side: TokenizedText, type: MatchItem['type'], firstWord: number, wordCount: number): MatchItem {
   const start = side.spans[2 * firstWord]!;
   return { type, word_count: wordCount, index_start: start, length: side.spans[2 * (firstWord + wordCount) - 1]! - start };
@@ -54,7 +70,7 @@ export function matchItems(
     const changed = new Uint8Array(length);
     for (let w = 0; w < length; w++) {
       if (first.raws[aStart + w] !== second.raws[bStart + w]) changed[w] = 1;
-      if (w > 0 && !sameSeparator(gapBefore(first, aStart + w), gapBefore(second, bStart + w), false)) {
+      if (w > 0 && !sameGapBefore(first, aStart + w, second, bStart + w)) {
         changed[w - 1] = 1;
         changed[w] = 1;
       }

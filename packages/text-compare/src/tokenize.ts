@@ -1,232 +1,6 @@
-import { wordSpans } from '@content-analysis/credits';
-import { wordKey } from './wordKey.js';
-
-/** Fewest slots of the first table; it doubles whenever it is half full. */
-const INITIAL_SLOTS = 1 << 12;
-
-function grown<T extends Int32Array<ArrayBuffer> | Uint16Array<ArrayBuffer>>(array: T, length: number): T {
-  const out = new (array.constructor as new (length: number) => T)(Math.max(length, 2 * array.length));
-  out.set(array);
-  return out;
-}
-
-const FNV_BASIS = 0x811c9dc5 | 0;
-const FNV_PRIME = 0x01000193;
-
-/** 32-bit FNV-1a hash of the UTF-16 code units of `text[start, end)`: what the vocabulary hashes words with. */
-export function wordHash(text: string, start: number, end: number): number {
-  let hash = FNV_BASIS;
-  for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
-  return hash;
-}
-
-/** A table of `[hash, id + 1]` pairs (0: empty slot) rebuilt with twice the slots. */
-function rehashed(old: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const table = new Int32Array(2 * old.length);
-  const mask = (table.length >>> 1) - 1;
-  for (let s = 0; s < old.length; s += 2) {
-    if (old[s + 1] === 0) continue;
-    let slot = old[s]! & mask;
-    while (table[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
-    table[2 * slot] = old[s]!;
-    table[2 * slot + 1] = old[s + 1]!;
-  }
-  return table;
-}
-
-/**
- * Integer ids shared by the two texts of one comparison: a raw id per distinct word as written, a key id per
- * distinct normalised key (`wordKey`). Words are looked up by their characters in place, in an open-addressing
- * table hashed with FNV-1a (`wordHash`): each slot
- * holds a hash and a raw id, and the code units of each distinct word are kept once, one after another, in a
- * pool, so that a lookup touches the table and, only when hash and length agree, a short stretch of the pool.
- * Keys are found the same way in a second table; no string is cut out of the text, except the key of a
- * non-ASCII word at its first occurrence.
- */
-export class Vocabulary {
-  /** Pairs `[hash, raw id + 1]` per slot; 0 as the id marks an empty slot. */
-  private table: Int32Array<ArrayBuffer>;
-  private mask: number;
-  /** Code units of the distinct words; those of raw id r are `pool[poolStart[r], poolStart[r + 1])`. */
-  private pool: Uint16Array<ArrayBuffer>;
-  private poolStart: Int32Array<ArrayBuffer>;
-  /** Key id of each raw id. */
-  private keyOfRaw: Int32Array<ArrayBuffer>;
-  private raws = 0;
-  /** The keys, as the raw words: pairs `[hash, key id + 1]` per slot, and the code units of each key in a pool. */
-  private keyTable: Int32Array<ArrayBuffer>;
-  private keyMask: number;
-  private keyPool: Uint16Array<ArrayBuffer>;
-  private keyPoolStart: Int32Array<ArrayBuffer>;
-  private keys = 0;
-
-  /** `expectedWords`: about how many distinct words will be read (sizes the first table; any number works). */
-  constructor(expectedWords = 0) {
-    let slots = INITIAL_SLOTS;
-    while (slots < 2 * expectedWords && slots < 1 << 20) slots *= 2;
-    this.table = new Int32Array(2 * slots);
-    this.mask = slots - 1;
-    this.pool = new Uint16Array(4 * slots);
-    this.poolStart = new Int32Array(slots / 2 + 1);
-    this.keyOfRaw = new Int32Array(slots / 2);
-    this.keyTable = new Int32Array(2 * slots);
-    this.keyMask = slots - 1;
-    this.keyPool = new Uint16Array(4 * slots);
-    this.keyPoolStart = new Int32Array(slots / 2 + 1);
-  }
-
-  /** Number of distinct keys seen so far; key ids are below it. */
-  get keyCount(): number {
-    return this.keys;
-  }
-
-  /** Number of distinct raw words seen so far; raw ids are below it. */
-  get rawCount(): number {
-    return this.raws;
-  }
-
-  /**
-   * Reads the words of `text` (`spans` as `wordSpans` gives them): writes the raw id and the
-   * key id of word `w` to `raws[w]` and `keys[w]`. Ids are given in order of first occurrence over all the texts
-   * read by this vocabulary.
-   */
-  readWords(text: string, spans: Uint32Array, raws: Int32Array, keys: Int32Array): void {
-    let table = this.table;
-    let mask = this.mask;
-    let pool = this.pool;
-    let poolStart = this.poolStart;
-    let keyOfRaw = this.keyOfRaw;
-    const count = spans.length >>> 1;
-    for (let w = 0; w < count; w++) {
-      const start = spans[2 * w]!;
-      const end = spans[2 * w + 1]!;
-      const length = end - start;
-      let hash = FNV_BASIS;
-      for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
-      let slot = hash & mask;
-      let raw = -1;
-      for (;;) {
-        const entry = table[2 * slot + 1]!;
-        if (entry === 0) break;
-        if (table[2 * slot] === hash) {
-          // Same hash: the same word when length and code units agree.
-          const from = poolStart[entry - 1]!;
-          if (poolStart[entry]! - from === length) {
-            let i = 0;
-            while (i < length && pool[from + i] === text.charCodeAt(start + i)) i++;
-            if (i === length) {
-              raw = entry - 1;
-              break;
-            }
-          }
-        }
-        slot = (slot + 1) & mask;
-      }
-      if (raw === -1) {
-        raw = this.add(slot, hash, text, start, start + length);
-        // Adding may have grown or rebuilt the arrays.
-        table = this.table;
-        mask = this.mask;
-        pool = this.pool;
-        poolStart = this.poolStart;
-        keyOfRaw = this.keyOfRaw;
-      }
-      raws[w] = raw;
-      keys[w] = keyOfRaw[raw]!;
-    }
-  }
-
-  private add(slot: number, hash: number, text: string, start: number, end: number): number {
-    const keyId = this.keyId(text, start, end);
-    const id = this.raws++;
-    if (id + 1 >= this.poolStart.length) this.poolStart = grown(this.poolStart, id + 2);
-    if (id >= this.keyOfRaw.length) this.keyOfRaw = grown(this.keyOfRaw, id + 1);
-    const from = this.poolStart[id]!;
-    if (from + end - start > this.pool.length) this.pool = grown(this.pool, from + end - start);
-    const pool = this.pool;
-    for (let i = start; i < end; i++) pool[from + i - start] = text.charCodeAt(i);
-    this.poolStart[id + 1] = from + end - start;
-    this.keyOfRaw[id] = keyId;
-    this.table[2 * slot] = hash;
-    this.table[2 * slot + 1] = id + 1;
-    if (2 * this.raws > this.mask + 1) this.rehash();
-    return id;
-  }
-
-  /**
-   * Key id of the word `text[start, end)`: its `wordKey`, looked up by its code units. A word of ASCII characters
-   * is its own key lowered, read in place; any other word's key is computed as a string.
-   */
-  private keyId(text: string, start: number, end: number): number {
-    let hash = FNV_BASIS;
-    let ascii = true;
-    for (let i = start; i < end; i++) {
-      let c = text.charCodeAt(i);
-      if (c >= 128) {
-        ascii = false;
-        break;
-      }
-      if (c >= 65 && c <= 90) c += 32;
-      hash = Math.imul(hash ^ c, FNV_PRIME);
-    }
-    if (ascii) return this.findKey(text, start, end, hash, true);
-    const key = wordKey(text.slice(start, end));
-    hash = FNV_BASIS;
-    for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), FNV_PRIME);
-    return this.findKey(key, 0, key.length, hash, false);
-  }
-
-  /**
-   * Id of the key whose code units are those of `source[start, end)` (ASCII upper case lowered when `lower`),
-   * hashing to `hash`; a new id when it is new.
-   */
-  private findKey(source: string, start: number, end: number, hash: number, lower: boolean): number {
-    const length = end - start;
-    const table = this.keyTable;
-    const mask = this.keyMask;
-    const pool = this.keyPool;
-    const poolStart = this.keyPoolStart;
-    let slot = hash & mask;
-    for (;;) {
-      const entry = table[2 * slot + 1]!;
-      if (entry === 0) break;
-      const from = poolStart[entry - 1]!;
-      if (table[2 * slot] === hash && poolStart[entry]! - from === length) {
-        let i = 0;
-        for (; i < length; i++) {
-          let c = source.charCodeAt(start + i);
-          if (lower && c >= 65 && c <= 90) c += 32;
-          if (pool[from + i] !== c) break;
-        }
-        if (i === length) return entry - 1;
-      }
-      slot = (slot + 1) & mask;
-    }
-    const id = this.keys++;
-    if (id + 1 >= this.keyPoolStart.length) this.keyPoolStart = grown(this.keyPoolStart, id + 2);
-    const from = this.keyPoolStart[id]!;
-    if (from + length > this.keyPool.length) this.keyPool = grown(this.keyPool, from + length);
-    const target = this.keyPool;
-    for (let i = 0; i < length; i++) {
-      let c = source.charCodeAt(start + i);
-      if (lower && c >= 65 && c <= 90) c += 32;
-      target[from + i] = c;
-    }
-    this.keyPoolStart[id + 1] = from + length;
-    table[2 * slot] = hash;
-    table[2 * slot + 1] = id + 1;
-    if (2 * this.keys > mask + 1) {
-      this.keyTable = rehashed(table);
-      this.keyMask = 2 * mask + 1;
-    }
-    return id;
-  }
-
-  private rehash(): void {
-    this.table = rehashed(this.table);
-    this.mask = 2 * this.mask + 1;
-  }
-}
+import { createWordScan, scanWords } from '@content-analysis/credits';
+import type { WordScan } from '@content-analysis/credits';
+import type { Vocabulary } from './vocabulary.js';
 
 /** One text cut into words. */
 export interface TokenizedText {
@@ -239,11 +13,184 @@ export interface TokenizedText {
   raws: Int32Array;
 }
 
+/** Room for the words of `chars` characters of prose at first (about one word per 6; the scan grows as needed). */
+function expectedWords(chars: number): number {
+  return (chars >>> 2) + 16;
+}
+
+/** Lines shorter than this are cut into words even when the first text has them too: a lookup would gain little. */
+const MIN_REUSED_LINE = 16;
+
+function ids(text: string, scan: WordScan, vocabulary: Vocabulary): TokenizedText {
+  const raws = new Int32Array(scan.count);
+  const keys = new Int32Array(scan.count);
+  vocabulary.readWords(text, scan.spans, scan.hashes, 0, scan.count, raws, keys);
+  return { text, spans: scan.spans.subarray(0, 2 * scan.count), keys, raws };
+}
+
+/** Cuts `text` into words (`scanWords`, the same words as `wordSpans`) and reads them into `vocabulary`. */
 export function tokenize(text: string, vocabulary: Vocabulary): TokenizedText {
-  const spans = wordSpans(text);
-  const count = spans.length >>> 1;
-  const keys = new Int32Array(count);
+  const scan = createWordScan(expectedWords(text.length));
+  scanWords(text, scan);
+  return ids(text, scan, vocabulary);
+}
+
+/**
+ * The lines of the first text (cut at '\n') whose words depend on the line alone: lines with a word, at least
+ * MIN_REUSED_LINE long, that no piece given to the segmenter touches. Such a line holds only ASCII between its
+ * white space, so the segmenter's extension of a piece over white space (which goes on only into text that is not
+ * ASCII) cannot enter it from the line before, and the ASCII scanner starts afresh after the '\n' before it.
+ * Line k spans `[start[k], end[k])` and holds words `[firstWord[k], endWord[k])`; lines are found by length.
+ */
+class ReusableLines {
+  start: number[] = [];
+  end: number[] = [];
+  firstWord: number[] = [];
+  endWord: number[] = [];
+  /** First line of each length, and the next line of the same length after each line (-1: none). */
+  private byLength = new Map<number, number>();
+  private sameLength: number[] = [];
+
+  constructor(readonly text: string, scan: WordScan) {
+    const { spans, count, segmented } = scan;
+    const lastOfLength = new Map<number, number>();
+    let word = 0;
+    let piece = 0;
+    for (let start = 0; start < text.length;) {
+      let end = text.indexOf('\n', start);
+      if (end === -1) end = text.length;
+      const firstWord = word;
+      while (word < count && spans[2 * word]! < end) word++;
+      while (piece < segmented.length && segmented[piece + 1]! <= start) piece += 2;
+      const touched = piece < segmented.length && segmented[piece]! < end;
+      if (!touched && word > firstWord && end - start >= MIN_REUSED_LINE) {
+        const k = this.start.length;
+        this.start.push(start);
+        this.end.push(end);
+        this.firstWord.push(firstWord);
+        this.endWord.push(word);
+        this.sameLength.push(-1);
+        const last = lastOfLength.get(end - start);
+        if (last === undefined) this.byLength.set(end - start, k);
+        else this.sameLength[last] = k;
+        lastOfLength.set(end - start, k);
+      }
+      start = end + 1;
+    }
+  }
+
+  get size(): number {
+    return this.start.length;
+  }
+
+  /**
+   * A line equal to `other[start, end)`, trying line `guess` first (the line after the last one found, since a
+   * revised text keeps most lines in order), then at most MAX_CANDIDATES lines of the same length; -1 if none.
+   */
+  find(other: string, start: number, end: number, guess: number): number {
+    const length = end - start;
+    let line: string | undefined;
+    if (guess < this.start.length && this.end[guess]! - this.start[guess]! === length) {
+      line = other.slice(start, end);
+      if (this.text.slice(this.start[guess], this.end[guess]) === line) return guess;
+    }
+    let k = this.byLength.get(length) ?? -1;
+    for (let tries = 0; k !== -1 && tries < MAX_CANDIDATES; tries++, k = this.sameLength[k]!) {
+      if (k === guess) continue;
+      line ??= other.slice(start, end);
+      if (this.text.slice(this.start[k], this.end[k]) === line) return k;
+    }
+    return -1;
+  }
+}
+
+/** Lines of the same length compared with a line of the second text at most (repetitive text has many). */
+const MAX_CANDIDATES = 8;
+
+/** Lines of the second text not found in the first, beyond twice those found, after which the rest is scanned. */
+const MAX_MISSES = 32;
+
+/** Appends words `from` to `to` of `source` to `out`, their offsets moved by `shift` (their hashes are not kept). */
+function appendShifted(out: WordScan, source: Uint32Array, from: number, to: number, shift: number): void {
+  const needed = out.count + to - from;
+  if (needed > out.hashes.length) {
+    const capacity = Math.max(needed, 2 * out.hashes.length);
+    const spans = new Uint32Array(2 * capacity);
+    spans.set(out.spans.subarray(0, 2 * out.count));
+    const hashes = new Int32Array(capacity);
+    hashes.set(out.hashes.subarray(0, out.count));
+    out.spans = spans;
+    out.hashes = hashes;
+  }
+  const spans = out.spans;
+  let at = 2 * out.count;
+  for (let k = 2 * from; k < 2 * to; k++) spans[at++] = source[k]! + shift;
+  out.count = needed;
+}
+
+/**
+ * Both texts of a comparison cut into words and read into `vocabulary`, as `tokenize(first)` then
+ * `tokenize(second)` would give them. A revised text repeats most lines of the original as they were: a line of
+ * the second text equal to a reusable line of the first (`ReusableLines`) takes that line's words and ids,
+ * shifted, instead of being scanned and looked up again (every word of it already has its ids, so the ids given to
+ * the new words of the second text, in order, are the same). The lines between are scanned as stretches of text
+ * from a '\n' to a '\n', where `scanWords` reads exactly what a scan of the whole text reads there.
+ */
+export function tokenizePair(first: string, second: string, vocabulary: Vocabulary): [TokenizedText, TokenizedText] {
+  const scanA = createWordScan(expectedWords(first.length));
+  scanWords(first, scanA);
+  const a = ids(first, scanA, vocabulary);
+  const lines = new ReusableLines(first, scanA);
+
+  const scanB = createWordScan(expectedWords(second.length));
+  // Triples [first word in b, first word in a, words] of the lines taken from the first text.
+  const taken: number[] = [];
+  // Text before `pending` has its words; text up to `scanned` has been read (-1: nothing yet).
+  let pending = 0;
+  let scanned = -1;
+  let guess = 0;
+  // Lines looked for in vain, and found: two unrelated texts stop the search early.
+  let misses = 0;
+  let hits = 0;
+  for (let start = 0; start < second.length && lines.size > 0 && misses <= 2 * hits + MAX_MISSES;) {
+    let end = second.indexOf('\n', start);
+    if (end === -1) end = second.length;
+    const k = end - start >= MIN_REUSED_LINE && start > scanned ? lines.find(second, start, end, guess) : -1;
+    if (k === -1 && end - start >= MIN_REUSED_LINE) misses++;
+    if (k !== -1) {
+      hits++;
+      // The text before the line ends with the '\n' at start - 1.
+      if (pending < start - 1) scanned = scanWords(second, scanB, pending, start - 1);
+      if (scanned < start) {
+        const firstWord = lines.firstWord[k]!;
+        const endWord = lines.endWord[k]!;
+        taken.push(scanB.count, firstWord, endWord - firstWord);
+        appendShifted(scanB, a.spans, firstWord, endWord, start - lines.start[k]!);
+        pending = end;
+        scanned = end;
+        guess = k + 1;
+      } else {
+        // A piece given to the segmenter reached into the line (never seen: see ReusableLines); go on after it.
+        pending = scanned;
+      }
+    }
+    start = end + 1;
+  }
+  if (pending < second.length) scanWords(second, scanB, pending, second.length);
+
+  const count = scanB.count;
   const raws = new Int32Array(count);
-  vocabulary.readWords(text, spans, raws, keys);
-  return { text, spans, keys, raws };
+  const keys = new Int32Array(count);
+  let word = 0;
+  for (let t = 0; t < taken.length; t += 3) {
+    const at = taken[t]!;
+    const from = taken[t + 1]!;
+    const length = taken[t + 2]!;
+    vocabulary.readWords(second, scanB.spans, scanB.hashes, word, at, raws, keys);
+    raws.set(a.raws.subarray(from, from + length), at);
+    keys.set(a.keys.subarray(from, from + length), at);
+    word = at + length;
+  }
+  vocabulary.readWords(second, scanB.spans, scanB.hashes, word, count, raws, keys);
+  return [a, { text: second, spans: scanB.spans.subarray(0, 2 * count), keys, raws }];
 }

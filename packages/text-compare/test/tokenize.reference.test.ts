@@ -2,12 +2,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { wordSpans } from '@content-analysis/credits';
 import { describe, expect, it } from 'vitest';
-import { tokenize, Vocabulary, wordHash } from '../src/tokenize.js';
+import { tokenize, tokenizePair } from '../src/tokenize.js';
+import type { TokenizedText } from '../src/tokenize.js';
+import { Vocabulary, wordHash } from '../src/vocabulary.js';
 import { wordKey } from '../src/wordKey.js';
 import { seededRandom } from './helpers.js';
 
 /**
- * `tokenize` looks words and keys up by hash in typed arrays; this is the straightforward version it must agree
+ * `tokenize` and `tokenizePair` look words and keys up by hash in typed arrays (and the pair takes repeated lines of
+ * the second text from the first); this is the straightforward version they must agree
  * with: `wordSpans`, then a Map from each word as written to its raw id and a Map from its `wordKey` to its key
  * id, ids given in order of first occurrence over both texts.
  */
@@ -31,18 +34,25 @@ function referenceIds(texts: string[]): { raws: Int32Array; keys: Int32Array }[]
 }
 
 function expectSameAsReference(first: string, second: string, expectedWords?: number): void {
-  const vocabulary = new Vocabulary(expectedWords);
-  const got = [tokenize(first, vocabulary), tokenize(second, vocabulary)];
   const want = referenceIds([first, second]);
-  for (let t = 0; t < 2; t++) {
-    const text = t === 0 ? first : second;
-    expect(Array.from(got[t]!.spans)).toEqual(Array.from(wordSpans(text)));
-    // Compared as whole arrays: a mismatch names the first differing word.
-    expect(Array.from(got[t]!.raws)).toEqual(Array.from(want[t]!.raws));
-    expect(Array.from(got[t]!.keys)).toEqual(Array.from(want[t]!.keys));
+  const sequential = new Vocabulary(expectedWords);
+  const paired = new Vocabulary(expectedWords);
+  // tokenize reads each text in full; tokenizePair takes the second text's repeated lines from the first.
+  const runs: Array<[Vocabulary, TokenizedText[]]> = [
+    [sequential, [tokenize(first, sequential), tokenize(second, sequential)]],
+    [paired, tokenizePair(first, second, paired)],
+  ];
+  for (const [vocabulary, got] of runs) {
+    for (let t = 0; t < 2; t++) {
+      const text = t === 0 ? first : second;
+      expect(Array.from(got[t]!.spans)).toEqual(Array.from(wordSpans(text)));
+      // Compared as whole arrays: a mismatch names the first differing word.
+      expect(Array.from(got[t]!.raws)).toEqual(Array.from(want[t]!.raws));
+      expect(Array.from(got[t]!.keys)).toEqual(Array.from(want[t]!.keys));
+    }
+    expect(vocabulary.keyCount).toBe(Math.max(-1, ...want.flatMap((w) => Array.from(w.keys))) + 1);
+    expect(vocabulary.rawCount).toBe(Math.max(-1, ...want.flatMap((w) => Array.from(w.raws))) + 1);
   }
-  expect(vocabulary.keyCount).toBe(Math.max(-1, ...want.flatMap((w) => Array.from(w.keys))) + 1);
-  expect(vocabulary.rawCount).toBe(Math.max(-1, ...want.flatMap((w) => Array.from(w.raws))) + 1);
 }
 
 /** A copy of `text` with about `rate` of its words dropped, doubled, upper-cased or swapped with the next. */
@@ -64,13 +74,16 @@ function edited(text: string, seed: number, rate: number): string {
   return out.join('');
 }
 
-/** Two different words of five ASCII letters with the same FNV-1a hash (a birthday search, deterministic). */
+/**
+ * Two different words of six ASCII letters with the same `wordHash` (a birthday search, deterministic; lower-case
+ * words of five letters never collide under it).
+ */
 function collidingWords(lower: boolean): [string, string] {
   const random = seededRandom(lower ? 11 : 12);
   const seen = new Map<number, string>();
   for (;;) {
     let word = '';
-    for (let i = 0; i < 5; i++) word += String.fromCharCode((lower ? 97 : 65) + Math.floor(random() * 26));
+    for (let i = 0; i < 6; i++) word += String.fromCharCode((lower ? 97 : 65) + Math.floor(random() * 26));
     const hash = wordHash(word, 0, word.length);
     const other = seen.get(hash);
     if (other !== undefined && other !== word) return [other, word];
@@ -92,12 +105,52 @@ describe('tokenize against a Map-based reference', () => {
   it('tells apart words whose hashes collide, as written and as keys', () => {
     const [a, b] = collidingWords(false);
     const [c, d] = collidingWords(true);
-    expect(wordHash(a, 0, 5)).toBe(wordHash(b, 0, 5));
-    expect(wordHash(c, 0, 5)).toBe(wordHash(d, 0, 5));
+    expect(wordHash(a, 0, 6)).toBe(wordHash(b, 0, 6));
+    expect(wordHash(c, 0, 6)).toBe(wordHash(d, 0, 6));
     // Upper-case words that collide as written, lower-case ones whose keys collide (and their upper-case forms).
     const first = `${a} ${b} ${c} ${d} ${a} ${c.toUpperCase()}`;
     const second = `${b} ${a} ${d.toUpperCase()} ${d} ${c}`;
     expectSameAsReference(first, second);
+  });
+
+  it('agrees when the second text repeats lines of the first next to non-ASCII text, segmenter pieces and CR LF', () => {
+    const lines = [
+      'The committee met on Tuesday to discuss the budget.',
+      'Résumé writing is an art, said the café owner’s daughter.',
+      '中文的句子在这里 and then some plain English words follow.',
+      'Plain ASCII line that follows a non-ASCII one exactly.',
+      '   indented line with trailing spaces and tabs\t\t  ',
+      'ends with non-ASCII text: naïve',
+      'starts plain but the next line starts with CJK',
+      '東京 is where this line starts, then plain words.',
+      'a line with a no\u2011break hyphen and\u00a0a no-break space',
+      '-- ... !!! ??? (punctuation only, no words?) ...',
+      '______________________________',
+      'x',
+      '',
+      'Emoji 😀 sit in the middle of this plain sentence.',
+      'e\u0301 combining marks at the start of the line here',
+    ];
+    const random = seededRandom(8);
+    for (let run = 0; run < 200; run++) {
+      const pick = (count: number): string[] => Array.from({ length: count }, () => lines[Math.floor(random() * lines.length)]!);
+      const a = pick(1 + Math.floor(random() * 12));
+      // The second text: lines of the first in order with some dropped, repeated, edited or new ones between.
+      const b: string[] = [];
+      for (const line of a) {
+        const r = random();
+        if (r < 0.1) continue;
+        if (r < 0.2) b.push(...pick(1));
+        else if (r < 0.3) b.push(line.replace(/e/, 'é'));
+        else if (r < 0.35) b.push(`${line} ${line}`);
+        b.push(line);
+      }
+      const eol = run % 5 === 0 ? '\r\n' : '\n';
+      const first = a.join(eol);
+      const second = (run % 7 === 0 ? a.reverse() : b).join(random() < 0.8 ? eol : '\n\n');
+      expectSameAsReference(first, second);
+      expectSameAsReference(second, first);
+    }
   });
 
   it('agrees when the tables start small and grow many times', () => {
