@@ -80,7 +80,9 @@ export function combineFused(pooled: ReadonlyArray<{ weight: number; pooled: Flo
   const cw = Math.ceil(width / FUSED_CELL), ch = Math.ceil(height / FUSED_CELL);
   const logit = new Float64Array(cw * ch).fill(model.bias);
   for (const { weight, pooled: p } of pooled) for (let i = 0; i < logit.length; i++) logit[i]! += weight * p[i]!;
-  const data = Float32Array.from(logit, (l) => 1 / (1 + Math.exp(-l)));
+  // A loop, not Float32Array.from with a map function (which V8 runs through the iterator protocol, 5x slower).
+  const data = new Float32Array(logit.length);
+  for (let i = 0; i < logit.length; i++) data[i] = 1 / (1 + Math.exp(-logit[i]!));
   const sorted = Float64Array.from(data).sort();
   const top = Math.max(1, Math.round(sorted.length * model.topShare));
   let sum = 0;
