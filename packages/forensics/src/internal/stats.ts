@@ -165,44 +165,72 @@ function keyValue(key: number): number {
 
 /**
  * Which bins of the upper-16-bit key histogram `high` can hold the deviations |x - m| (float64) of ranks r0 and r1,
- * for a median m known to lie in [mlo, mhi]. Float subtraction rounds monotonically, so the deviations of a bin's
- * values lie between bounds computed from its end values: bins wholly below the bound B that no more than r0
- * deviations undercut are counted (`below`), bins wholly above the bound A that r1 + 1 deviations reach are skipped,
- * and the others (`gather`, 1 per bin; `bins`, in order) hold every deviation of the two ranks; `size` values in all.
+ * for a median m known to lie in [mlo, mhi], the range of the bins `bin0` to `bin1`. Float subtraction rounds
+ * monotonically, so the deviations of a bin's values lie between bounds computed from its end values: bins wholly
+ * below the bound B that no more than r0 deviations undercut are counted (`below`), bins wholly above the bound A that
+ * r1 + 1 deviations reach are skipped, and the others (`gather`, 1 per bin; `bins`, in order) hold every deviation of
+ * the two ranks; `size` values in all. Bins below the median's have bounds that grow outwards, as do those above, so
+ * the bins in order of either bound are a merge of the two sides (and the median's own bins): no sort.
  */
-function deviationBins(high: Int32Array, mlo: number, mhi: number, r0: number, r1: number): { gather: Uint8Array; bins: number[]; below: number; size: number } {
+function deviationBins(high: Int32Array, bin0: number, bin1: number, mlo: number, mhi: number, r0: number, r1: number): { gather: Uint8Array; bins: number[]; below: number; size: number } {
   const bins: number[] = [];
   for (let h = 0; h < 65536; h++) if (high[h]! > 0) bins.push(h);
-  const lows = new Float64Array(65536), highs = new Float64Array(65536);
-  for (const h of bins) {
+  const lows = new Float64Array(bins.length), highs = new Float64Array(bins.length);
+  let first = bins.length, last = -1;
+  for (let i = 0; i < bins.length; i++) {
+    const h = bins[i]!;
     const lo = keyValue(h << 16), hi = keyValue((h << 16) | 0xffff);
     const up = hi - mlo, down = lo - mhi;
-    lows[h] = down > 0 ? down : up < 0 ? -up : 0;
-    highs[h] = Math.max(Math.abs(up), Math.abs(down));
+    lows[i] = down > 0 ? down : up < 0 ? -up : 0;
+    highs[i] = Math.max(Math.abs(up), Math.abs(down));
+    if (h >= bin0 && h <= bin1) { first = Math.min(first, i); last = i; }
   }
+  // Indices in ascending order of a bound: the median's bins first (in ascending order of the bound between them),
+  // then the two sides merged outwards (ties in either order: only the bound values and their counts matter).
+  const ascending = (bound: Float64Array): Int32Array => {
+    const order = new Int32Array(bins.length);
+    let k = 0;
+    const middle: number[] = [];
+    for (let i = first; i <= last; i++) middle.push(i);
+    middle.sort((a, b) => bound[a]! - bound[b]!);
+    let left = first - 1, right = last + 1, m = 0;
+    while (k < bins.length) {
+      const candidates = [m < middle.length ? middle[m]! : -1, left >= 0 ? left : -1, right < bins.length ? right : -1];
+      let pick = -1, from = -1;
+      for (let c = 0; c < 3; c++) if (candidates[c]! >= 0 && (pick < 0 || bound[candidates[c]!]! < bound[pick]!)) { pick = candidates[c]!; from = c; }
+      order[k++] = pick;
+      if (from === 0) m++;
+      else if (from === 1) left--;
+      else right++;
+    }
+    return order;
+  };
   let upper = Infinity;
-  const byHigh = [...bins].sort((a, b) => highs[a]! - highs[b]!);
+  const byHigh = ascending(highs);
   for (let i = 0, count = 0; i < byHigh.length; i++) {
-    count += high[byHigh[i]!]!;
+    count += high[bins[byHigh[i]!]!]!;
     if (count >= r1 + 1) { upper = highs[byHigh[i]!]!; break; }
   }
   let lower = 0;
-  const byLow = [...bins].sort((a, b) => lows[a]! - lows[b]!);
+  const byLow = ascending(lows);
   for (let i = 0, count = 0; i < byLow.length;) {
     const d = lows[byLow[i]!]!;
     if (count > r0) break;
     lower = d;
-    while (i < byLow.length && lows[byLow[i]!] === d) count += high[byLow[i++]!]!;
+    while (i < byLow.length && lows[byLow[i]!] === d) count += high[bins[byLow[i++]!]!]!;
   }
   const gather = new Uint8Array(65536), kept: number[] = [];
   let below = 0, size = 0;
-  for (const h of bins) {
-    if (highs[h]! < lower) below += high[h]!;
-    else if (lows[h]! <= upper) { gather[h] = 1; kept.push(h); size += high[h]!; }
+  for (let i = 0; i < bins.length; i++) {
+    const h = bins[i]!;
+    if (highs[i]! < lower) below += high[h]!;
+    else if (lows[i]! <= upper) { gather[h] = 1; kept.push(h); size += high[h]!; }
   }
   return { gather, bins: kept, below, size };
 }
 
+/** From this many values (a full-resolution map) `robustCenterScale` takes `float32CenterScale`. */
+const CENTER_SCALE_MIN_LENGTH = 1 << 21;
 /** Bins of deviations at most this many are counted value by value (`float32CenterScale`): 4 MB of histograms. */
 const MAX_COUNTED_BINS = 16;
 
@@ -217,7 +245,7 @@ const MAX_COUNTED_BINS = 16;
  * weighted selection of the exact deviations gives the two middle ones. Otherwise the exact median comes first and a
  * third pass gathers with it (no gathering at all when half the map equals the median).
  */
-function float32CenterScale(values: Float32Array): { n: number; median: number; mad: number } {
+export function float32CenterScale(values: Float32Array): { n: number; median: number; mad: number } {
   const bits = new Int32Array(values.buffer, values.byteOffset, values.length);
   const high = new Int32Array(65536);
   let n = 0;
@@ -236,8 +264,9 @@ function float32CenterScale(values: Float32Array): { n: number; median: number; 
   };
   const [bin0, k0] = locate(r0), [bin1, k1] = locate(r1);
   const low0 = new Int32Array(65536), low1 = bin1 === bin0 ? low0 : new Int32Array(65536);
-  let plan = deviationBins(high, keyValue(bin0 << 16), keyValue((bin1 << 16) | 0xffff), r0, r1);
-  const counted = plan.bins.length <= MAX_COUNTED_BINS;
+  let plan = deviationBins(high, bin0, bin1, keyValue(bin0 << 16), keyValue((bin1 << 16) | 0xffff), r0, r1);
+  // A bin's histogram costs as much as reading 65536 values: small maps gather instead.
+  const counted = plan.bins.length <= Math.min(MAX_COUNTED_BINS, Math.floor(n / 65536));
   const gathering = !counted && plan.size <= n / 8;
   // Counted bins: slot + 1 by bin (0 = not counted), and one 65536-entry histogram of the lower 16 bits per slot.
   const slots = new Int32Array(counted ? 65536 : 0), lows = new Int32Array(counted ? plan.bins.length * 65536 : 0);
@@ -277,7 +306,7 @@ function float32CenterScale(values: Float32Array): { n: number; median: number; 
     if (!gathering) {
       // Half the values equal to the median (a saturated or empty majority): every middle deviation is 0.
       if (a === b && low1[floatKey(b) & 0xffff]! > r1) return { n, median, mad: 0 };
-      plan = deviationBins(high, median, median, r0, r1);
+      plan = deviationBins(high, bin0, bin1, median, median, r0, r1);
       gathered = new Float32Array(plan.size);
       for (let i = 0, j = 0; i < bits.length; i++) {
         const u = bits[i]!;
@@ -332,6 +361,54 @@ function floatKey(value: number): number {
   return u < 0 ? (u === -0x80000000 ? -0x80000000 : ~u) : u | -0x80000000;
 }
 
+/**
+ * The median of |x - median| (float64) over the `n` finite values of a large float32 map, as `medianFloat64InPlace`
+ * of those deviations gives it, without a float64 copy of them all and a quickselect over it (issue 35: 0.2-0.3 s per
+ * 12 MP map in fuseMaps). Rounding to float32 is monotone, so the deviations in order have their rounded values in
+ * order: one pass histograms the upper 16 bits of the rounded deviations' bits (non-negative floats order like their
+ * bits), which gives the bins holding the two middle ranks and the ranks within them; a second pass gathers the exact
+ * deviations of those bins, and a selection within them gives the values. Undefined where a deviation rounds to
+ * infinity (the caller then selects over all exact deviations).
+ */
+function float32MedianDeviation(values: Float32Array, median: number, n: number): number | undefined {
+  const rounded = new Float32Array(values.length);
+  const keys = new Int32Array(rounded.buffer);
+  const high = new Int32Array(65536);
+  let zeros = 0;
+  for (let i = 0; i < values.length; i++) {
+    const x = values[i]!;
+    // Non-finite values get the key -1, which no bin holds.
+    if (x - x === 0) {
+      const d = Math.abs(x - median);
+      rounded[i] = d;
+      high[keys[i]! >>> 16]!++;
+      if (d === 0) zeros++;
+    } else keys[i] = -1;
+  }
+  if (high[0x7f80]! > 0) return undefined;
+  const r0 = (n - 1) >> 1, r1 = n >> 1;
+  // Half the values equal to the median (a map with a saturated or empty majority): the median deviation is 0.
+  if (r1 < zeros) return 0;
+  const locate = (rank: number): [number, number] => {
+    let k = rank, bin = 0;
+    while (k >= high[bin]!) k -= high[bin++]!;
+    return [bin, k];
+  };
+  const [bin0, k0] = locate(r0), [bin1, k1] = locate(r1);
+  const exact0 = new Float64Array(high[bin0]!), exact1 = bin1 === bin0 ? exact0 : new Float64Array(high[bin1]!);
+  for (let i = 0, j0 = 0, j1 = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (key < 0) continue;
+    const bin = key >>> 16;
+    if (bin === bin0) exact0[j0++] = Math.abs(values[i]! - median);
+    else if (bin === bin1) exact1[j1++] = Math.abs(values[i]! - median);
+  }
+  const lower = selectKth64(exact0, exact0.length, k0);
+  const upper = selectKth64(exact1, exact1.length, k1);
+  return n % 2 === 1 ? upper : (lower + upper) / 2;
+}
+
+
 /** Mean and population standard deviation of the finite values. */
 export function meanStd(values: ArrayLike<number>): { mean: number; std: number; count: number } {
   let s = 0;
@@ -354,9 +431,24 @@ export function robustCenterScale(values: ArrayLike<number>): { median: number; 
   if (values instanceof Float32Array && values.length >= RADIX_MIN_LENGTH) {
     // A large float32 map (full-resolution ELA and median residual maps, 12 M values at 12 MP): its median by two
     // histogram passes on the float bits instead of a copy and a quickselect; the same values either way.
-    const { n, median, mad } = float32CenterScale(values);
+    if (values.length >= CENTER_SCALE_MIN_LENGTH) {
+      const { n, median, mad } = float32CenterScale(values);
+      if (n === 0) return { median: Number.NaN, scale: Number.NaN };
+      return { median, scale: 1.4826 * mad };
+    }
+    // Maps of cells (a few hundred thousand values): two histogram passes for the median and two for the MAD cost
+    // less than float32CenterScale's planning there.
+    const { n, a, b } = float32TwoRanks(values, (count) => [(count - 1) >> 1, count >> 1]);
     if (n === 0) return { median: Number.NaN, scale: Number.NaN };
-    return { median, scale: 1.4826 * mad };
+    const median = n % 2 === 1 ? b : (a + b) / 2;
+    const mad = float32MedianDeviation(values, median, n);
+    if (mad !== undefined) return { median, scale: 1.4826 * mad };
+    const d = new Float64Array(n);
+    for (let i = 0, j = 0; i < values.length; i++) {
+      const x = values[i]!;
+      if (Number.isFinite(x)) d[j++] = Math.abs(x - median);
+    }
+    return { median, scale: 1.4826 * medianFloat64InPlace(d, n) };
   }
   const v = finiteValues(values);
   if (v.length === 0) return { median: Number.NaN, scale: Number.NaN };
