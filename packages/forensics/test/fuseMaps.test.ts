@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FUSION_MODEL, fuseMaps, standardisedMap } from '../src/index.js';
 import type { ForensicMap, KernelOutcome } from '../src/index.js';
-import { finiteValues, medianInPlace, robustCenterScale } from '../src/internal/stats.js';
+import { finiteValues, float32CenterScale, medianInPlace, robustCenterScale } from '../src/internal/stats.js';
 
 function outcome(id: 'ela' | 'dq-aligned', data: Float32Array, width: number, cellSize: number): KernelOutcome {
   const map: ForensicMap = { name: id, data, width, height: data.length / width, cellSize, displayRange: [0, 1] };
@@ -88,4 +88,37 @@ describe('fuseMaps', () => {
     ];
     for (const map of maps) expect(robustCenterScale(map)).toEqual(reference(map));
   });
+
+  it('gives the exact median and MAD of large maps whose middle deviations are counted, gathered or found after the median', () => {
+    let seed = 23;
+    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296;
+    const reference = (map: Float32Array) => {
+      const v = finiteValues(map), median = medianInPlace(v);
+      for (let i = 0; i < v.length; i++) v[i] = Math.abs(v[i]! - median);
+      return { median, scale: 1.4826 * medianInPlace(v) };
+    };
+    const gaussian = () => Math.sqrt(-2 * Math.log(random() + 1e-12)) * Math.cos(2 * Math.PI * random());
+    const maps = [
+      // Whole error levels, as ELA's map (a few values, each counted from its bin's histogram).
+      Float32Array.from({ length: 200_001 }, () => Math.floor(random() * random() * 40)),
+      Float32Array.from({ length: 200_002 }, () => Math.floor(random() * 9) - 4),
+      // Continuous: the deviations' bins are few (counted) or many (their values gathered).
+      Float32Array.from({ length: 200_002 }, () => random()),
+      Float32Array.from({ length: 200_001 }, () => gaussian() * 3 + 1),
+      Float32Array.from({ length: 200_002 }, () => Math.exp(gaussian() * 2)),
+      Float32Array.from({ length: 200_001 }, () => -Math.exp(gaussian() * 5)),
+      // A large share of equal values, but less than half (the median first, then a third pass).
+      Float32Array.from({ length: 200_001 }, (_, i) => (i % 5 < 2 ? 3 : i % 5 === 2 ? 3 + random() * 1e-3 : gaussian() * 1e3)),
+      // Values a float32 step apart and NaN among them.
+      Float32Array.from({ length: 200_002 }, (_, i) => (i % 101 === 0 ? Number.NaN : Math.fround(1 + Math.floor(random() * 3000) * 2 ** -23))),
+    ];
+    // float32CenterScale is what robustCenterScale takes from 2^21 values on; any length gives the same values.
+    for (const map of maps) {
+      const { n, median, mad } = float32CenterScale(map);
+      expect({ median, scale: 1.4826 * mad }).toEqual(reference(map));
+      expect(n).toBe(finiteValues(map).length);
+    }
+    const large = Float32Array.from({ length: (1 << 21) + 1 }, () => Math.floor(random() * random() * 40));
+    expect(robustCenterScale(large)).toEqual(reference(large));
+  }, 30_000);
 });

@@ -16,7 +16,7 @@ import {
   type AiSignal, type SignalStrength,
 } from './signals/aiSignals.js';
 import { decodeInvisibleWatermark, type InvisibleWatermarkResult } from './watermark/decodeInvisibleWatermark.js';
-import { decodeInvisibleWatermarkOffThread } from './watermark/decodeOffThread.js';
+import { decodeInvisibleWatermarkOffThread, decodeSharedPixelsOffThread } from './watermark/decodeOffThread.js';
 import { parseXmp, type XmpProperties } from './xmp/parseXmp.js';
 
 /** Interleaved 8-bit pixels of a decoded image. */
@@ -236,8 +236,10 @@ async function decodeFromImage(
     const usable = pixels.data instanceof Uint8Array && pixels.width === oriented[0] && pixels.height === oriented[1] &&
       pixels.channels === 3 && pixels.data.length === pixels.width * pixels.height * 3;
     if (usable && pixels.width * pixels.height <= ON_THREAD_PIXELS) return decodeInvisibleWatermark(pixels.data, pixels.width, pixels.height, pixels.channels);
+    // Large pixels in shared memory are read on a worker thread in place (no copy, no second decode).
+    if (usable && pixels.data.buffer instanceof SharedArrayBuffer) return decodeSharedPixelsOffThread(pixels);
   }
-  // Large images are decoded and read on a worker thread: handing their pixels over would copy them here.
+  // Other large images are decoded and read on a worker thread: handing their pixels over would copy them here.
   return decodeInvisibleWatermarkOffThread(bytes, maxPixels);
 }
 

@@ -1,6 +1,6 @@
 import type { KernelOutcome } from '../analyzeImage.js';
 import { boxMean } from '../jpeg/boxMean.js';
-import { meanStd, robustCenterScale } from '../internal/stats.js';
+import { meanStd, robustCenterScale, selectKth64 } from '../internal/stats.js';
 import type { KernelId } from '../registry.js';
 import type { ForensicMap } from '../types.js';
 import { FUSION_MODEL } from './fusionModel.js';
@@ -80,9 +80,18 @@ export function combineFused(pooled: ReadonlyArray<{ weight: number; pooled: Flo
   const cw = Math.ceil(width / FUSED_CELL), ch = Math.ceil(height / FUSED_CELL);
   const logit = new Float64Array(cw * ch).fill(model.bias);
   for (const { weight, pooled: p } of pooled) for (let i = 0; i < logit.length; i++) logit[i]! += weight * p[i]!;
-  const data = Float32Array.from(logit, (l) => 1 / (1 + Math.exp(-l)));
-  const sorted = Float64Array.from(data).sort();
+  // A loop, not Float32Array.from with a map function (which V8 runs through the iterator protocol, 5x slower).
+  const data = new Float32Array(logit.length);
+  for (let i = 0; i < logit.length; i++) data[i] = 1 / (1 + Math.exp(-logit[i]!));
+  const sorted = Float64Array.from(data);
   const top = Math.max(1, Math.round(sorted.length * model.topShare));
+  // Only the top cells need sorting: a selection puts them last (everything after the selected rank is at least it),
+  // then they are sorted and summed in the same ascending order as after a full sort (NaN cells, which sort last
+  // and a selection cannot place, take the full sort).
+  if (sorted.length > top && !sorted.some(Number.isNaN)) {
+    selectKth64(sorted, sorted.length, sorted.length - top);
+    sorted.subarray(sorted.length - top).sort();
+  } else sorted.sort();
   let sum = 0;
   for (let i = sorted.length - top; i < sorted.length; i++) sum += sorted[i]!;
   return { map: { name: 'fused-tamper-probability', data, width: cw, height: ch, cellSize: FUSED_CELL, displayRange: [0, 1] }, score: sum / top, used };

@@ -157,6 +157,210 @@ function float32TwoRanks(values: Float32Array, ranks: (n: number) => [number, nu
   return { n, a: value(bin0, low0, k0), b: value(bin1, low1, k1) };
 }
 
+/** The float32 value of an order-preserving int32 key (`float32TwoRanks`' keys; -0 comes back as +0). */
+function keyValue(key: number): number {
+  BITS[0] = key < 0 ? key & 0x7fffffff : ~key >>> 0;
+  return BITS_AS_FLOAT[0]!;
+}
+
+/**
+ * Which bins of the upper-16-bit key histogram `high` can hold the deviations |x - m| (float64) of ranks r0 and r1,
+ * for a median m known to lie in [mlo, mhi], the range of the bins `bin0` to `bin1`. Float subtraction rounds
+ * monotonically, so the deviations of a bin's values lie between bounds computed from its end values: bins wholly
+ * below the bound B that no more than r0 deviations undercut are counted (`below`), bins wholly above the bound A that
+ * r1 + 1 deviations reach are skipped, and the others (`gather`, 1 per bin; `bins`, in order) hold every deviation of
+ * the two ranks; `size` values in all. Bins below the median's have bounds that grow outwards, as do those above, so
+ * the bins in order of either bound are a merge of the two sides (and the median's own bins): no sort.
+ */
+function deviationBins(high: Int32Array, bin0: number, bin1: number, mlo: number, mhi: number, r0: number, r1: number): { gather: Uint8Array; bins: number[]; below: number; size: number } {
+  const bins: number[] = [];
+  for (let h = 0; h < 65536; h++) if (high[h]! > 0) bins.push(h);
+  const lows = new Float64Array(bins.length), highs = new Float64Array(bins.length);
+  let first = bins.length, last = -1;
+  for (let i = 0; i < bins.length; i++) {
+    const h = bins[i]!;
+    const lo = keyValue(h << 16), hi = keyValue((h << 16) | 0xffff);
+    const up = hi - mlo, down = lo - mhi;
+    lows[i] = down > 0 ? down : up < 0 ? -up : 0;
+    highs[i] = Math.max(Math.abs(up), Math.abs(down));
+    if (h >= bin0 && h <= bin1) { first = Math.min(first, i); last = i; }
+  }
+  // Indices in ascending order of a bound: the median's bins first (in ascending order of the bound between them),
+  // then the two sides merged outwards (ties in either order: only the bound values and their counts matter).
+  const ascending = (bound: Float64Array): Int32Array => {
+    const order = new Int32Array(bins.length);
+    let k = 0;
+    const middle: number[] = [];
+    for (let i = first; i <= last; i++) middle.push(i);
+    middle.sort((a, b) => bound[a]! - bound[b]!);
+    let left = first - 1, right = last + 1, m = 0;
+    while (k < bins.length) {
+      const candidates = [m < middle.length ? middle[m]! : -1, left >= 0 ? left : -1, right < bins.length ? right : -1];
+      let pick = -1, from = -1;
+      for (let c = 0; c < 3; c++) if (candidates[c]! >= 0 && (pick < 0 || bound[candidates[c]!]! < bound[pick]!)) { pick = candidates[c]!; from = c; }
+      order[k++] = pick;
+      if (from === 0) m++;
+      else if (from === 1) left--;
+      else right++;
+    }
+    return order;
+  };
+  let upper = Infinity;
+  const byHigh = ascending(highs);
+  for (let i = 0, count = 0; i < byHigh.length; i++) {
+    count += high[bins[byHigh[i]!]!]!;
+    if (count >= r1 + 1) { upper = highs[byHigh[i]!]!; break; }
+  }
+  let lower = 0;
+  const byLow = ascending(lows);
+  for (let i = 0, count = 0; i < byLow.length;) {
+    const d = lows[byLow[i]!]!;
+    if (count > r0) break;
+    lower = d;
+    while (i < byLow.length && lows[byLow[i]!] === d) count += high[bins[byLow[i++]!]!]!;
+  }
+  const gather = new Uint8Array(65536), kept: number[] = [];
+  let below = 0, size = 0;
+  for (let i = 0; i < bins.length; i++) {
+    const h = bins[i]!;
+    if (highs[i]! < lower) below += high[h]!;
+    else if (lows[i]! <= upper) { gather[h] = 1; kept.push(h); size += high[h]!; }
+  }
+  return { gather, bins: kept, below, size };
+}
+
+/** From this many values (a full-resolution map) `robustCenterScale` takes `float32CenterScale`. */
+const CENTER_SCALE_MIN_LENGTH = 1 << 21;
+/** Bins of deviations at most this many are counted value by value (`float32CenterScale`): 4 MB of histograms. */
+const MAX_COUNTED_BINS = 16;
+
+/**
+ * The median and the median of |x - median| (float64) of the finite values of a large float32 map, exactly the values
+ * `medianFloat64InPlace` gives of the values and then of their deviations, in two passes over the map without a copy
+ * (issue 35: four passes and a 48 MB array of rounded deviations took 0.3-0.8 s per 12 MP map in fuseMaps). Pass 1
+ * histograms the upper 16 bits of the order-preserving keys; the bins of the two middle ranks bound the median, which
+ * bounds each bin's deviations (`deviationBins`); pass 2 histograms the lower 16 bits of the median's bins and of the
+ * bins that can hold the middle deviations (at most MAX_COUNTED_BINS of them: every value there is then known with its
+ * count, as in an ELA map of whole error levels), or gathers those bins' values (at most an eighth of the map); a
+ * weighted selection of the exact deviations gives the two middle ones. Otherwise the exact median comes first and a
+ * third pass gathers with it (no gathering at all when half the map equals the median).
+ */
+export function float32CenterScale(values: Float32Array): { n: number; median: number; mad: number } {
+  const bits = new Int32Array(values.buffer, values.byteOffset, values.length);
+  const high = new Int32Array(65536);
+  let n = 0;
+  for (let i = 0; i < bits.length; i++) {
+    const u = bits[i]!;
+    if ((u & 0x7f800000) === 0x7f800000) continue;
+    high[(u < 0 ? (u === -0x80000000 ? 0x8000 : ~u >>> 16) : (u >>> 16) | 0x8000)]!++;
+    n++;
+  }
+  if (n === 0) return { n, median: Number.NaN, mad: Number.NaN };
+  const r0 = (n - 1) >> 1, r1 = n >> 1;
+  const locate = (rank: number): [number, number] => {
+    let k = rank, bin = 0;
+    while (k >= high[bin]!) k -= high[bin++]!;
+    return [bin, k];
+  };
+  const [bin0, k0] = locate(r0), [bin1, k1] = locate(r1);
+  const low0 = new Int32Array(65536), low1 = bin1 === bin0 ? low0 : new Int32Array(65536);
+  let plan = deviationBins(high, bin0, bin1, keyValue(bin0 << 16), keyValue((bin1 << 16) | 0xffff), r0, r1);
+  // A bin's histogram costs as much as reading 65536 values: small maps gather instead.
+  const counted = plan.bins.length <= Math.min(MAX_COUNTED_BINS, Math.floor(n / 65536));
+  const gathering = !counted && plan.size <= n / 8;
+  // Counted bins: slot + 1 by bin (0 = not counted), and one 65536-entry histogram of the lower 16 bits per slot.
+  const slots = new Int32Array(counted ? 65536 : 0), lows = new Int32Array(counted ? plan.bins.length * 65536 : 0);
+  if (counted) plan.bins.forEach((h, i) => { slots[h] = i + 1; });
+  let gathered = new Float32Array(gathering ? plan.size : 0);
+  for (let i = 0, j = 0; i < bits.length; i++) {
+    const u = bits[i]!;
+    if ((u & 0x7f800000) === 0x7f800000) continue;
+    // The order-preserving key: negative floats bit-flipped, others (and -0, as +0) with the sign bit set.
+    const key = u < 0 ? (u === -0x80000000 ? -0x80000000 : ~u) : u | -0x80000000, h = key >>> 16;
+    if (h === bin0) low0[key & 0xffff]!++;
+    else if (h === bin1) low1[key & 0xffff]!++;
+    if (counted) {
+      const slot = slots[h]!;
+      if (slot > 0) lows[((slot - 1) << 16) | (key & 0xffff)]!++;
+    } else if (gathering && plan.gather[h] === 1) gathered[j++] = values[i]!;
+  }
+  const rankValue = (bin: number, low: Int32Array, rank: number): number => {
+    let k = rank, sub = 0;
+    while (k >= low[sub]!) k -= low[sub++]!;
+    return keyValue((bin << 16) | sub);
+  };
+  const a = rankValue(bin0, low0, k0), b = rankValue(bin1, low1, k1);
+  const median = n % 2 === 1 ? b : (a + b) / 2;
+  let deviations: Float64Array, weights: Float64Array;
+  if (counted) {
+    let m = 0;
+    for (let i = 0; i < lows.length; i++) if (lows[i]! > 0) m++;
+    deviations = new Float64Array(m);
+    weights = new Float64Array(m);
+    for (let i = 0, j = 0; i < lows.length; i++) {
+      if (lows[i] === 0) continue;
+      deviations[j] = Math.abs(keyValue((plan.bins[i >>> 16]! << 16) | (i & 0xffff)) - median);
+      weights[j++] = lows[i]!;
+    }
+  } else {
+    if (!gathering) {
+      // Half the values equal to the median (a saturated or empty majority): every middle deviation is 0.
+      if (a === b && low1[floatKey(b) & 0xffff]! > r1) return { n, median, mad: 0 };
+      plan = deviationBins(high, bin0, bin1, median, median, r0, r1);
+      gathered = new Float32Array(plan.size);
+      for (let i = 0, j = 0; i < bits.length; i++) {
+        const u = bits[i]!;
+        if ((u & 0x7f800000) === 0x7f800000) continue;
+        const key = u < 0 ? (u === -0x80000000 ? -0x80000000 : ~u) : u | -0x80000000;
+        if (plan.gather[key >>> 16] === 1) gathered[j++] = values[i]!;
+      }
+    }
+    deviations = new Float64Array(gathered.length);
+    for (let i = 0; i < gathered.length; i++) deviations[i] = Math.abs(gathered[i]! - median);
+    weights = new Float64Array(gathered.length).fill(1);
+  }
+  const lower = weightedSelect(deviations, weights, r0 - plan.below);
+  const upper = weightedSelect(deviations, weights, r1 - plan.below);
+  return { n, median, mad: n % 2 === 1 ? upper : (lower + upper) / 2 };
+}
+
+/**
+ * The k-th smallest (0-based) of the multiset holding each `values[i]` `weights[i]` times (positive whole weights):
+ * quickselect with a three-way partition, the weights of each side summed. Reorders both arrays.
+ */
+function weightedSelect(values: Float64Array, weights: Float64Array, k: number): number {
+  let lo = 0, hi = values.length, seed = 0x9e3779b9;
+  for (;;) {
+    // A pseudo-random pivot: the values come in bin order, a V of deviations on which the middle one is the least.
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    const pivot = values[lo + Math.floor((seed / 4294967296) * (hi - lo))]!;
+    // [lo, lt) < pivot, [lt, i) == pivot, [gt, hi) > pivot.
+    let lt = lo, i = lo, gt = hi, less = 0, equal = 0;
+    while (i < gt) {
+      const v = values[i]!, w = weights[i]!;
+      if (v < pivot) {
+        values[i] = values[lt]!; weights[i] = weights[lt]!;
+        values[lt] = v; weights[lt] = w;
+        lt++; i++; less += w;
+      } else if (v > pivot) {
+        gt--;
+        values[i] = values[gt]!; weights[i] = weights[gt]!;
+        values[gt] = v; weights[gt] = w;
+      } else { i++; equal += w; }
+    }
+    if (k < less) hi = lt;
+    else if (k < less + equal) return pivot;
+    else { k -= less + equal; lo = gt; }
+  }
+}
+
+/** The order-preserving int32 key of a float32 value (`keyValue`'s inverse; -0 as +0). */
+function floatKey(value: number): number {
+  BITS_AS_FLOAT[0] = value;
+  const u = BITS[0]! | 0;
+  return u < 0 ? (u === -0x80000000 ? -0x80000000 : ~u) : u | -0x80000000;
+}
+
 /**
  * The median of |x - median| (float64) over the `n` finite values of a large float32 map, as `medianFloat64InPlace`
  * of those deviations gives it, without a float64 copy of them all and a quickselect over it (issue 35: 0.2-0.3 s per
@@ -227,6 +431,13 @@ export function robustCenterScale(values: ArrayLike<number>): { median: number; 
   if (values instanceof Float32Array && values.length >= RADIX_MIN_LENGTH) {
     // A large float32 map (full-resolution ELA and median residual maps, 12 M values at 12 MP): its median by two
     // histogram passes on the float bits instead of a copy and a quickselect; the same values either way.
+    if (values.length >= CENTER_SCALE_MIN_LENGTH) {
+      const { n, median, mad } = float32CenterScale(values);
+      if (n === 0) return { median: Number.NaN, scale: Number.NaN };
+      return { median, scale: 1.4826 * mad };
+    }
+    // Maps of cells (a few hundred thousand values): two histogram passes for the median and two for the MAD cost
+    // less than float32CenterScale's planning there.
     const { n, a, b } = float32TwoRanks(values, (count) => [(count - 1) >> 1, count >> 1]);
     if (n === 0) return { median: Number.NaN, scale: Number.NaN };
     const median = n % 2 === 1 ? b : (a + b) / 2;

@@ -67,7 +67,8 @@ export function fitFirstStep(h: Float64Array, single: Float64Array, q2: number, 
   const half = (h.length - 1) / 2;
   const total = h.reduce((s, v) => s + v, 0);
   const sumSingle = single.reduce((s, v) => s + v, 0);
-  const pS = Float64Array.from(single, (v) => v / sumSingle);
+  const pS = new Float64Array(single.length);
+  for (let i = 0; i < pS.length; i++) pS[i] = single[i]! / sumSingle;
   let base = 0;
   for (let i = 0; i < h.length; i++) if (h[i]! > 0) base += h[i]! * Math.log(pS[i]!);
   let best: FirstStepFit = { q1: 0, alpha: 0, gain: 0, logRatio: new Float64Array(h.length) };
@@ -78,7 +79,8 @@ export function fitFirstStep(h: Float64Array, single: Float64Array, q2: number, 
     let z = 0;
     for (let i = 0; i < n.length; i++) z += pS[i]! * n[i]!;
     if (!(z > 0)) continue;
-    const pD = Float64Array.from(n, (v, i) => (pS[i]! * v) / z);
+    const pD = new Float64Array(n.length);
+    for (let i = 0; i < pD.length; i++) pD[i] = (pS[i]! * n[i]!) / z;
     let alpha = 0.5;
     for (let it = 0; it < 30; it++) {
       let r = 0;
@@ -92,7 +94,11 @@ export function fitFirstStep(h: Float64Array, single: Float64Array, q2: number, 
     let ll = 0;
     for (let i = 0; i < h.length; i++) if (h[i]! > 0) ll += h[i]! * Math.log(alpha * pD[i]! + (1 - alpha) * pS[i]!);
     const gain = (ll - base) / total;
-    if (gain > best.gain) best = { q1, alpha, gain, logRatio: Float64Array.from(pD, (v, i) => Math.log(Math.max(v, 1e-12) / pS[i]!)) };
+    if (gain > best.gain) {
+      const logRatio = new Float64Array(pD.length);
+      for (let i = 0; i < pD.length; i++) logRatio[i] = Math.log(Math.max(pD[i]!, 1e-12) / pS[i]!);
+      best = { q1, alpha, gain, logRatio };
+    }
   }
   return best.gain >= minGain ? best : { q1: 0, alpha: 0, gain: best.gain, logRatio: new Float64Array(h.length) };
 }

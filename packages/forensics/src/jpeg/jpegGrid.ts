@@ -167,6 +167,11 @@ function lumaRow(image: PixelBuffer, y: number, out: Float32Array): void {
 export function dominantPhase(evidence: Float32Array): { phase: number; contrast: number; totals: Float64Array } {
   const totals = new Float64Array(8);
   for (let i = 0; i < evidence.length; i++) totals[i & 7]! += evidence[i]!;
+  return phaseOfTotals(totals);
+}
+
+/** `dominantPhase` of the image-wide evidence per phase `totals` (summed in the evidence's order). */
+export function phaseOfTotals(totals: Float64Array): { phase: number; contrast: number; totals: Float64Array } {
   let phase = 0;
   for (let p = 1; p < 8; p++) if (totals[p]! > totals[phase]!) phase = p;
   const sorted = Array.from(totals).sort((a, b) => a - b);

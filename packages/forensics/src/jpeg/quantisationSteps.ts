@@ -91,6 +91,9 @@ export function quantisationSteps(plane: DctPlane, frequencies: readonly number[
 
 /** `count` block indices spread evenly over a plane of `total` blocks (all when count >= total). */
 export function sampleBlocks(total: number, count: number): Int32Array {
-  if (count >= total) return Int32Array.from({ length: total }, (_, i) => i);
-  return Int32Array.from({ length: count }, (_, i) => Math.floor(((i + 0.5) * total) / count));
+  // Loops, not Int32Array.from with a map function (V8's iterator path, several times slower at 40,000 blocks).
+  const n = Math.min(count, total), out = new Int32Array(n);
+  if (count >= total) for (let i = 0; i < n; i++) out[i] = i;
+  else for (let i = 0; i < n; i++) out[i] = Math.floor(((i + 0.5) * total) / count);
+  return out;
 }

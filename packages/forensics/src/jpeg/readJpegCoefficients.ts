@@ -1,8 +1,9 @@
 import { JpegCoefficientsError } from '../errors.js';
 import type { DctPlane } from './blockDct.js';
 import { ZIGZAG } from './blockDct.js';
-import { buildHuffman, EntropyReader } from './entropyReader.js';
+import { EntropyReader } from './entropyReader.js';
 import type { HuffmanTable } from './entropyReader.js';
+import { walkJpegSegments } from './jpegSegments.js';
 import { readSequentialLuma } from './sequentialLuma.js';
 
 /** One frame component and its quantised coefficients over its MCU-padded block grid. */
@@ -40,59 +41,24 @@ export function readJpegCoefficients(bytes: Uint8Array, options: { into?: Float3
 
 /** The reader of every supported JPEG, all components' blocks kept until the end (exported for the tests). */
 export function readAnyJpegCoefficients(bytes: Uint8Array, into: Float32Array | undefined): DctPlane {
-  if (bytes.length < 4 || bytes[0] !== 0xff || bytes[1] !== 0xd8) fail('Expected a JPEG (SOI marker FFD8) but received other bytes');
-  const tables: Array<Uint16Array | undefined> = [];
-  const huffman = new Map<number, HuffmanTable>();
   let frame: { width: number; height: number; components: Component[]; mcusX: number; mcusY: number; hmax: number; vmax: number } | undefined;
-  let restartInterval = 0;
-  let p = 2;
-  const u16 = (at: number) => (bytes[at]! << 8) | bytes[at + 1]!;
-  while (p + 4 <= bytes.length) {
-    if (bytes[p] !== 0xff) { p++; continue; } // tolerate fill bytes and stray data between segments
-    const marker = bytes[p + 1]!;
-    if (marker === 0xff || marker === 0x00 || (marker >= 0xd0 && marker <= 0xd7)) { p++; continue; }
-    if (marker === 0xd9) break;
-    const length = u16(p + 2), start = p + 4, end = p + 2 + length;
-    if (end > bytes.length) fail(`Expected ${length} bytes of segment 0x${marker.toString(16)} but the file ends`);
-    if (marker === 0xdb) {
-      for (let q = start; q < end;) {
-        const precision = bytes[q]! >> 4, id = bytes[q]! & 15;
-        const table = new Uint16Array(64);
-        for (let i = 0; i < 64; i++) table[ZIGZAG[i]!] = precision ? u16(q + 1 + 2 * i) : bytes[q + 1 + i]!;
-        tables[id] = table;
-        q += 1 + 64 * (precision ? 2 : 1);
-      }
-    } else if (marker === 0xc4) {
-      for (let q = start; q < end;) {
-        const counts = bytes.subarray(q + 1, q + 17);
-        const total = counts.reduce((s, v) => s + v, 0);
-        huffman.set((bytes[q]! >> 4) * 16 + (bytes[q]! & 15), buildHuffman(counts, bytes.subarray(q + 17, q + 17 + total)));
-        q += 17 + total;
-      }
-    } else if (marker === 0xc0 || marker === 0xc1 || marker === 0xc2) {
-      if (bytes[start] !== 8) fail(`Expected 8-bit samples but received ${bytes[start]}-bit`);
-      const height = u16(start + 1), width = u16(start + 3), n = bytes[start + 5]!;
-      if (width === 0 || height === 0) fail(`Expected a frame with a size but received ${width}x${height}`);
-      const raw = Array.from({ length: n }, (_, i) => ({ id: bytes[start + 6 + 3 * i]!, h: bytes[start + 7 + 3 * i]! >> 4, v: bytes[start + 7 + 3 * i]! & 15, tq: bytes[start + 8 + 3 * i]! }));
-      const hmax = Math.max(...raw.map((c) => c.h)), vmax = Math.max(...raw.map((c) => c.v));
-      const mcusX = Math.ceil(width / (8 * hmax)), mcusY = Math.ceil(height / (8 * vmax));
-      const components = raw.map((c) => {
-        const gridX = mcusX * c.h, gridY = mcusY * c.v;
-        const ownX = Math.ceil(Math.ceil((width * c.h) / hmax) / 8), ownY = Math.ceil(Math.ceil((height * c.v) / vmax) / 8);
-        return { ...c, gridX, gridY, ownX, ownY, blocks: new Int32Array(gridX * gridY * 64), pred: 0 };
-      });
-      frame = { width, height, components, mcusX, mcusY, hmax, vmax };
-    } else if (marker >= 0xc3 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-      fail(`Expected a Huffman-coded sequential or progressive JPEG but received SOF marker 0x${marker.toString(16)} (lossless, hierarchical or arithmetic)`);
-    } else if (marker === 0xdd) {
-      restartInterval = u16(start);
-    } else if (marker === 0xda) {
-      if (!frame) fail('Expected a frame header (SOF) before the scan');
-      p = decodeScan(bytes, start, end, frame!, huffman, restartInterval);
-      continue;
-    }
-    p = end;
-  }
+  const { quantisation: tables } = walkJpegSegments(bytes, (header) => {
+    if (header.marker > 0xc2) fail(`Expected a Huffman-coded sequential or progressive JPEG but received SOF marker 0x${header.marker.toString(16)} (lossless, hierarchical or arithmetic)`);
+    if (header.precision !== 8) fail(`Expected 8-bit samples but received ${header.precision}-bit`);
+    const { width, height, components: raw } = header;
+    if (width === 0 || height === 0) fail(`Expected a frame with a size but received ${width}x${height}`);
+    const hmax = Math.max(...raw.map((c) => c.h)), vmax = Math.max(...raw.map((c) => c.v));
+    const mcusX = Math.ceil(width / (8 * hmax)), mcusY = Math.ceil(height / (8 * vmax));
+    const components = raw.map((c) => {
+      const gridX = mcusX * c.h, gridY = mcusY * c.v;
+      const ownX = Math.ceil(Math.ceil((width * c.h) / hmax) / 8), ownY = Math.ceil(Math.ceil((height * c.v) / vmax) / 8);
+      return { ...c, gridX, gridY, ownX, ownY, blocks: new Int32Array(gridX * gridY * 64), pred: 0 };
+    });
+    frame = { width, height, components, mcusX, mcusY, hmax, vmax };
+  }, (sos, dataStart, { huffman, restartInterval }) => {
+    if (!frame) fail('Expected a frame header (SOF) before the scan');
+    return decodeScan(bytes, sos, dataStart, frame!, huffman, restartInterval);
+  });
   if (!frame) fail('Expected a frame header (SOF) but the file has none');
   const luma = frame!.components[0]!;
   const table = tables[luma.tq] ?? fail(`Expected quantisation table ${luma.tq}`);

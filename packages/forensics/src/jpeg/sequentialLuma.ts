@@ -1,7 +1,7 @@
 import type { DctPlane } from './blockDct.js';
 import { ZIGZAG } from './blockDct.js';
-import { buildHuffman } from './entropyReader.js';
 import type { HuffmanTable } from './entropyReader.js';
+import { walkJpegSegments } from './jpegSegments.js';
 
 /** Bits the Huffman lookup of `buildHuffman` covers (its LOOKUP_BITS). */
 const FAST = 9;
@@ -55,67 +55,31 @@ export function readSequentialLuma(bytes: Uint8Array, into?: Float32Array): DctP
 }
 
 function read(bytes: Uint8Array, into: Float32Array | undefined): DctPlane | undefined {
-  if (bytes.length < 4 || bytes[0] !== 0xff || bytes[1] !== 0xd8) return undefined;
-  const tables: Array<Uint16Array | undefined> = [];
-  const huffman = new Map<number, HuffmanTable>();
   let frame: { width: number; height: number; components: FastComponent[]; mcusX: number; mcusY: number; blocksX: number; blocksY: number } | undefined;
   let out: Float32Array | undefined;
   let used: Uint16Array | undefined;
-  let restartInterval = 0;
-  let p = 2;
-  const u16 = (at: number) => (bytes[at]! << 8) | bytes[at + 1]!;
-  while (p + 4 <= bytes.length) {
-    if (bytes[p] !== 0xff) { p++; continue; }
-    const marker = bytes[p + 1]!;
-    if (marker === 0xff || marker === 0x00 || (marker >= 0xd0 && marker <= 0xd7)) { p++; continue; }
-    if (marker === 0xd9) break;
-    const length = u16(p + 2), start = p + 4, end = p + 2 + length;
-    if (end > bytes.length) return undefined;
-    if (marker === 0xdb) {
-      for (let q = start; q < end;) {
-        const precision = bytes[q]! >> 4, id = bytes[q]! & 15;
-        const table = new Uint16Array(64);
-        for (let i = 0; i < 64; i++) table[ZIGZAG[i]!] = precision ? u16(q + 1 + 2 * i) : bytes[q + 1 + i]!;
-        tables[id] = table;
-        q += 1 + 64 * (precision ? 2 : 1);
-      }
-    } else if (marker === 0xc4) {
-      for (let q = start; q < end;) {
-        const counts = bytes.subarray(q + 1, q + 17);
-        const total = counts.reduce((s, v) => s + v, 0);
-        huffman.set((bytes[q]! >> 4) * 16 + (bytes[q]! & 15), buildHuffman(counts, bytes.subarray(q + 17, q + 17 + total)));
-        q += 17 + total;
-      }
-    } else if (marker === 0xc0 || marker === 0xc1) {
-      if (frame || bytes[start] !== 8) return undefined;
-      const height = u16(start + 1), width = u16(start + 3), n = bytes[start + 5]!;
-      if (width === 0 || height === 0 || n === 0) return undefined;
-      const raw = Array.from({ length: n }, (_, i) => ({ id: bytes[start + 6 + 3 * i]!, h: bytes[start + 7 + 3 * i]! >> 4, v: bytes[start + 7 + 3 * i]! & 15, tq: bytes[start + 8 + 3 * i]! }));
-      const hmax = Math.max(...raw.map((c) => c.h)), vmax = Math.max(...raw.map((c) => c.v));
-      if (raw[0]!.h !== hmax || raw[0]!.v !== vmax || raw.some((c) => c.h === 0 || c.v === 0)) return undefined;
-      const mcusX = Math.ceil(width / (8 * hmax)), mcusY = Math.ceil(height / (8 * vmax));
-      frame = {
-        width, height, mcusX, mcusY, blocksX: Math.floor(width / 8), blocksY: Math.floor(height / 8),
-        components: raw.map((c) => ({ ...c, gridX: mcusX * c.h, pred: 0 })),
-      };
-      const size = frame.blocksX * frame.blocksY * 64;
-      out = into && into.length >= size ? into.subarray(0, size).fill(0) : new Float32Array(size);
-    } else if (marker >= 0xc2 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-      return undefined; // progressive, lossless, hierarchical or arithmetic: the general reader's
-    } else if (marker === 0xdd) {
-      restartInterval = u16(start);
-    } else if (marker === 0xda) {
-      if (!frame) return undefined;
-      const luma = frame.components[0]!;
-      const table = tables[luma.tq];
-      if (!table || (used && used !== table)) return undefined;
-      used = table;
-      p = decodeScan(bytes, start, end, frame, huffman, restartInterval, out!, table);
-      continue;
-    }
-    p = end;
-  }
-  if (!frame || !used || tables[frame.components[0]!.tq] !== used) return undefined;
+  const tables = walkJpegSegments(bytes, (header) => {
+    // Progressive, lossless, hierarchical or arithmetic, a second frame, or not 8-bit: the general reader's.
+    if ((header.marker !== 0xc0 && header.marker !== 0xc1) || frame || header.precision !== 8) throw new NotSequential();
+    const { width, height, components: raw } = header;
+    if (width === 0 || height === 0 || raw.length === 0) throw new NotSequential();
+    const hmax = Math.max(...raw.map((c) => c.h)), vmax = Math.max(...raw.map((c) => c.v));
+    if (raw[0]!.h !== hmax || raw[0]!.v !== vmax || raw.some((c) => c.h === 0 || c.v === 0)) throw new NotSequential();
+    const mcusX = Math.ceil(width / (8 * hmax)), mcusY = Math.ceil(height / (8 * vmax));
+    frame = {
+      width, height, mcusX, mcusY, blocksX: Math.floor(width / 8), blocksY: Math.floor(height / 8),
+      components: raw.map((c) => ({ ...c, gridX: mcusX * c.h, pred: 0 })),
+    };
+    const size = frame.blocksX * frame.blocksY * 64;
+    out = into && into.length >= size ? into.subarray(0, size).fill(0) : new Float32Array(size);
+  }, (sos, dataStart, { quantisation, huffman, restartInterval }) => {
+    if (!frame) throw new NotSequential();
+    const table = quantisation[frame.components[0]!.tq];
+    if (!table || (used && used !== table)) throw new NotSequential();
+    used = table;
+    return decodeScan(bytes, sos, dataStart, frame, huffman, restartInterval, out!, table);
+  });
+  if (!frame || !used || tables.quantisation[frame.components[0]!.tq] !== used) return undefined;
   return { coefficients: out!, blocksX: frame.blocksX, blocksY: frame.blocksY, offsetX: 0, offsetY: 0, table: used };
 }
 

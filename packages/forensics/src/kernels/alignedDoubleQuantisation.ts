@@ -101,15 +101,17 @@ export function alignedDoubleQuantisation(image: PixelBuffer, options: AlignedDo
     used++;
     alphaSum += fit.alpha;
     firstSteps.push(fit.q1);
+    const clamped = fit.logRatio.map((l) => (l > o.clamp ? o.clamp : l < -o.clamp ? -o.clamp : l));
     for (let b = 0; b < blocks; b++) {
       const x = Math.round(values[b]! / q2);
       if (x < -HALF_BINS || x > HALF_BINS) continue;
-      const l = fit.logRatio[x + HALF_BINS]!;
-      llr[b]! += l > o.clamp ? o.clamp : l < -o.clamp ? -o.clamp : l;
+      llr[b]! += clamped[x + HALF_BINS]!;
     }
   }
   const pooled = o.radius > 0 ? boxMean(llr, plane.blocksX, plane.blocksY, o.radius) : llr;
-  const probability = Float32Array.from(pooled, (l) => 1 / (1 + Math.exp(l)));
+  // A loop, not Float32Array.from with a map function (which V8 runs through the iterator protocol, 5x slower).
+  const probability = new Float32Array(pooled.length);
+  for (let b = 0; b < pooled.length; b++) probability[b] = 1 / (1 + Math.exp(pooled[b]!));
   const cells = blocksToCells(probability, plane, width, height);
   const score = used === 0 ? 0 : largestOutlierRegion(cells.data, cells.width, cells.height, 2, false, 0.05);
   return {

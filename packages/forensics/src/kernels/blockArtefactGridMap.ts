@@ -1,4 +1,4 @@
-import { dominantPhase, gridEvidenceOfPixels } from '../jpeg/jpegGrid.js';
+import { gridEvidenceOfPixels, phaseOfTotals } from '../jpeg/jpegGrid.js';
 import { largestOutlierRegion } from '../internal/outlierRegion.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
 import { expectIntegerInRange, expectMinimumSize, expectPixelBuffer } from '../validate.js';
@@ -13,46 +13,49 @@ export interface BlockArtefactGridOptions {
 
 export const blockArtefactGridDefaults: Readonly<Required<BlockArtefactGridOptions>> = Object.freeze({ radius: 2 });
 
-/** Box sums of per-cell, per-phase evidence over (2r + 1)^2 cells, via one summed-area table per phase. */
-function windowSums(evidence: Float32Array, cellsX: number, cellsY: number, r: number): Float64Array {
-  const W = cellsX + 1;
-  const sat = new Float64Array(W * (cellsY + 1) * 8);
-  for (let y = 0; y < cellsY; y++) {
-    for (let x = 0; x < cellsX; x++) {
-      for (let p = 0; p < 8; p++) {
-        const i = ((y + 1) * W + x + 1) * 8 + p;
-        sat[i] = evidence[(y * cellsX + x) * 8 + p]! + sat[i - 8]! + sat[i - W * 8]! - sat[i - W * 8 - 8]!;
+/**
+ * The summed-area table of per-cell, per-phase evidence ((cellsY + 1) x (cellsX + 1) x 8, a zero row and column
+ * first), and the image-wide evidence per phase, summed in the evidence's own order (what `dominantPhase` sums).
+ */
+function summedAreas(evidence: Float32Array, cellsX: number, cellsY: number): { sat: Float64Array; totals: Float64Array } {
+  const W8 = (cellsX + 1) * 8;
+  const sat = new Float64Array(W8 * (cellsY + 1));
+  const totals = new Float64Array(8);
+  for (let y = 0, e = 0; y < cellsY; y++) {
+    // i: this cell's phase 0 in the table; the cell to the left is 8 before, the one above W8 before.
+    for (let x = 0, i = (y + 1) * W8 + 8; x < cellsX; x++) {
+      for (let p = 0; p < 8; p++, i++, e++) {
+        const v = evidence[e]!;
+        totals[p]! += v;
+        sat[i] = v + sat[i - 8]! + sat[i - W8]! - sat[i - W8 - 8]!;
       }
     }
   }
-  const out = new Float64Array(cellsX * cellsY * 8);
-  for (let y = 0; y < cellsY; y++) {
-    const y0 = Math.max(0, y - r), y1 = Math.min(cellsY, y + r + 1);
-    for (let x = 0; x < cellsX; x++) {
-      const x0 = Math.max(0, x - r), x1 = Math.min(cellsX, x + r + 1);
-      for (let p = 0; p < 8; p++) {
-        out[(y * cellsX + x) * 8 + p] = sat[(y1 * W + x1) * 8 + p]! - sat[(y0 * W + x1) * 8 + p]! - sat[(y1 * W + x0) * 8 + p]! + sat[(y0 * W + x0) * 8 + p]!;
-      }
-    }
-  }
-  return out;
+  return { sat, totals };
 }
 
 /**
- * How much the local blocking grid departs from the image's: per cell, (strongest other phase - the image's phase)
- * over the mean phase evidence of the window (floored at half the image's mean per window, so flat areas stay near
- * 0), averaged over columns and rows. Positive where another grid is stronger (a pasted, shifted JPEG) or the
- * image's grid is missing; negative where the image's grid is clear.
+ * How much the local blocking grid departs from the image's: per cell, the evidence of each phase summed over the
+ * (2r + 1)^2 cells around it (clipped at the borders) from the summed-area table, then (strongest other phase - the
+ * image's phase) over the mean phase evidence of the window (floored at half the image's mean per window, so flat
+ * areas stay near 0), added to `out` (columns and rows are averaged there). Positive where another grid is stronger
+ * (a pasted, shifted JPEG) or the image's grid is missing; negative where the image's grid is clear.
  */
-function misalignment(sums: Float64Array, cells: number, phase: number, floor: number, out: Float32Array): void {
-  for (let i = 0; i < cells; i++) {
-    let total = 0, other = 0;
-    for (let p = 0; p < 8; p++) {
-      const s = sums[i * 8 + p]!;
-      total += s;
-      if (p !== phase && s > other) other = s;
+function misalignment(sat: Float64Array, cellsX: number, cellsY: number, r: number, phase: number, floor: number, out: Float32Array): void {
+  const W8 = (cellsX + 1) * 8;
+  for (let y = 0; y < cellsY; y++) {
+    const y0 = Math.max(0, y - r) * W8, y1 = Math.min(cellsY, y + r + 1) * W8;
+    for (let x = 0; x < cellsX; x++) {
+      const x0 = Math.max(0, x - r) * 8, x1 = Math.min(cellsX, x + r + 1) * 8;
+      let total = 0, other = 0, own = 0;
+      for (let p = 0; p < 8; p++) {
+        const s = sat[y1 + x1 + p]! - sat[y0 + x1 + p]! - sat[y1 + x0 + p]! + sat[y0 + x0 + p]!;
+        total += s;
+        if (p === phase) own = s;
+        else if (s > other) other = s;
+      }
+      out[y * cellsX + x]! += (0.5 * (other - own)) / Math.max(total / 8, floor);
     }
-    out[i]! += (0.5 * (other - sums[i * 8 + phase]!)) / Math.max(total / 8, floor);
   }
 }
 
@@ -74,9 +77,10 @@ export function blockArtefactGridMap(image: PixelBuffer, options: BlockArtefactG
   const map = new Float32Array(cells);
   const stats: Record<string, number> = {};
   for (const [name, evidence] of [['X', ev.columns], ['Y', ev.rows]] as const) {
-    const { phase, contrast, totals } = dominantPhase(evidence);
+    const { sat, totals: sums } = summedAreas(evidence, ev.cellsX, ev.cellsY);
+    const { phase, contrast, totals } = phaseOfTotals(sums);
     const floor = (0.5 * window * totals.reduce((s, v) => s + v, 0)) / 8 / cells;
-    misalignment(windowSums(evidence, ev.cellsX, ev.cellsY, o.radius), cells, phase, Math.max(floor, 1e-6), map);
+    misalignment(sat, ev.cellsX, ev.cellsY, o.radius, phase, Math.max(floor, 1e-6), map);
     stats[`offset${name}`] = phase;
     stats[`gridContrast${name}`] = contrast;
   }

@@ -119,7 +119,8 @@ export function nonAlignedDoubleQuantisation(image: PixelBuffer, options: NonAli
       }
     }
   }
-  const probability = Float32Array.from(llr, (l) => 1 / (1 + Math.exp(l)));
+  const probability = new Float32Array(llr.length);
+  for (let b = 0; b < llr.length; b++) probability[b] = 1 / (1 + Math.exp(llr[b]!));
   const cells = blocksToCells(probability, plane, width, height);
   const score = used === 0 ? 0 : largestOutlierRegion(cells.data, cells.width, cells.height, 2, false, 0.05);
   return {
