@@ -44,6 +44,7 @@ export function compareTexts(first: string, second: string, options?: TextCompar
   let runs = alignSequences(a.keys, b.keys, idLimit, { minAnchorWords: settings.minAnchorWords, anchorsOnly: false });
   if (settings.detectMoves) runs = findMovedRuns(a.keys, b.keys, idLimit, runs, settings.minMovedWords);
   const items = matchItems(a, b, runs);
+  vocabulary.recycle();
 
   const firstSide = side(a.keys.length, items.first);
   const secondSide = side(b.keys.length, items.second);

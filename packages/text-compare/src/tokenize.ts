@@ -11,6 +11,12 @@ export interface TokenizedText {
   keys: Int32Array;
   /** Id of each word as written: tells an identical word from a minor change. */
   raws: Int32Array;
+  /**
+   * Second text of `tokenizePair` only: `copiedWithPrevious[w]` is the word of the first text that word w was taken
+   * from, with word w - 1 taken from the word before it in the same line (so both words and the text between them
+   * are those of the first text there); -1 otherwise.
+   */
+  copiedWithPrevious?: Int32Array;
 }
 
 /** Room for the words of `chars` characters of prose at first (about one word per 6; the scan grows as needed). */
@@ -181,16 +187,21 @@ export function tokenizePair(first: string, second: string, vocabulary: Vocabula
   const count = scanB.count;
   const raws = new Int32Array(count);
   const keys = new Int32Array(count);
+  const copiedWithPrevious = new Int32Array(count).fill(-1);
   let word = 0;
   for (let t = 0; t < taken.length; t += 3) {
     const at = taken[t]!;
     const from = taken[t + 1]!;
     const length = taken[t + 2]!;
     vocabulary.readWords(second, scanB.spans, scanB.hashes, word, at, raws, keys);
-    raws.set(a.raws.subarray(from, from + length), at);
-    keys.set(a.keys.subarray(from, from + length), at);
+    // A loop, not set(subarray(...)): two views per line cost more than copying a line's few words.
+    for (let i = 0; i < length; i++) {
+      raws[at + i] = a.raws[from + i]!;
+      keys[at + i] = a.keys[from + i]!;
+    }
+    for (let i = 1; i < length; i++) copiedWithPrevious[at + i] = from + i;
     word = at + length;
   }
   vocabulary.readWords(second, scanB.spans, scanB.hashes, word, count, raws, keys);
-  return [a, { text: second, spans: scanB.spans.subarray(0, 2 * count), keys, raws }];
+  return [a, { text: second, spans: scanB.spans.subarray(0, 2 * count), keys, raws, copiedWithPrevious }];
 }
