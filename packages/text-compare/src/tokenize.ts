@@ -24,6 +24,29 @@ function expectedWords(chars: number): number {
   return (chars >>> 2) + 16;
 }
 
+/** Scans of the last `tokenizePair`, and those handed back by `recyclePairScans` for the next one. */
+let lastScans: WordScan[] = [];
+let spareScans: WordScan[] = [];
+
+/** An empty scan with room for `capacity` words: a spare one when one is large enough, else a new one. */
+function takeScan(capacity: number): WordScan {
+  const k = spareScans.findIndex((scan) => scan.hashes.length >= capacity);
+  const scan = k === -1 ? createWordScan(capacity) : spareScans.splice(k, 1)[0]!;
+  scan.count = 0;
+  scan.segmented = [];
+  lastScans.push(scan);
+  return scan;
+}
+
+/**
+ * Hands the arrays of the last `tokenizePair` (the `spans` of both its texts) to the next one: a comparison
+ * allocates some 700 kB of them otherwise. Those texts' `spans` must not be used afterwards.
+ */
+export function recyclePairScans(): void {
+  spareScans = lastScans;
+  lastScans = [];
+}
+
 /** Lines shorter than this are cut into words even when the first text has them too: a lookup would gain little. */
 const MIN_REUSED_LINE = 16;
 
@@ -143,12 +166,14 @@ function appendShifted(out: WordScan, source: Uint32Array, from: number, to: num
  * from a '\n' to a '\n', where `scanWords` reads exactly what a scan of the whole text reads there.
  */
 export function tokenizePair(first: string, second: string, vocabulary: Vocabulary): [TokenizedText, TokenizedText] {
-  const scanA = createWordScan(expectedWords(first.length));
+  // Scans of an earlier pair that was not recycled stay with their texts.
+  lastScans = [];
+  const scanA = takeScan(expectedWords(first.length));
   scanWords(first, scanA);
   const a = ids(first, scanA, vocabulary);
   const lines = new ReusableLines(first, scanA);
 
-  const scanB = createWordScan(expectedWords(second.length));
+  const scanB = takeScan(expectedWords(second.length));
   // Triples [first word in b, first word in a, words] of the lines taken from the first text.
   const taken: number[] = [];
   // Text before `pending` has its words; text up to `scanned` has been read (-1: nothing yet).
