@@ -44,7 +44,8 @@ const MAX_TERMINAL_EDITS = 2_000;
 export function alignSequences(a: Int32Array, b: Int32Array, idLimit: number, settings: AlignSettings): Int32Array {
   const k = settings.minAnchorWords;
   const scratch = createAnchorScratch(idLimit, a.length);
-  const lcsScratch = settings.lcsGate === false ? undefined : createLcsScratch(idLimit);
+  // Only the exact diff, which `anchorsOnly` never runs, needs the LCS gate.
+  const lcsScratch = settings.lcsGate === false || settings.anchorsOnly ? undefined : createLcsScratch(idLimit);
   const found: number[] = [];
   const stack: number[] = [0, a.length, 0, b.length];
   let sharedCost = SHARED_TERMINAL_COST;

@@ -5,7 +5,7 @@ import { findMovedRuns } from './findMovedRuns.js';
 import { matchItems } from './matchItems.js';
 import { resolveOptions } from './options.js';
 import type { TextCompareOptions } from './options.js';
-import { tokenizePair } from './tokenize.js';
+import { recyclePairScans, tokenizePair } from './tokenize.js';
 import type { MatchItem, TextCompareResult, TextCompareSide } from './types.js';
 import { Vocabulary } from './vocabulary.js';
 
@@ -44,6 +44,8 @@ export function compareTexts(first: string, second: string, options?: TextCompar
   let runs = alignSequences(a.keys, b.keys, idLimit, { minAnchorWords: settings.minAnchorWords, anchorsOnly: false });
   if (settings.detectMoves) runs = findMovedRuns(a.keys, b.keys, idLimit, runs, settings.minMovedWords);
   const items = matchItems(a, b, runs);
+  vocabulary.recycle();
+  recyclePairScans();
 
   const firstSide = side(a.keys.length, items.first);
   const secondSide = side(b.keys.length, items.second);

@@ -5,6 +5,38 @@ import { sortRuns } from './sortRuns.js';
 const MAX_PASSES = 3;
 
 /**
+ * The words of `ids` not `matched`, each maximal stretch of them followed by a sentinel id (`firstSentinel`, then
+ * one more each time), with the position of each in `ids` (-1 for a sentinel); `sentinel` is the next free id.
+ * The stretches are found with `indexOf` on `matched`, which skips the long matched runs natively.
+ */
+function unmatched(
+  ids: Int32Array, matched: Uint8Array, firstSentinel: number,
+): { ids: Int32Array; origin: Int32Array; sentinel: number } {
+  const stretches: number[] = [];
+  let count = 0;
+  for (let start = matched.indexOf(0); start !== -1;) {
+    let end = matched.indexOf(1, start);
+    if (end === -1) end = ids.length;
+    stretches.push(start, end);
+    count += end - start + 1;
+    start = end === ids.length ? -1 : matched.indexOf(0, end);
+  }
+  const out = new Int32Array(count);
+  const origin = new Int32Array(count);
+  let k = 0;
+  let sentinel = firstSentinel;
+  for (let s = 0; s < stretches.length; s += 2) {
+    for (let i = stretches[s]!; i < stretches[s + 1]!; i++) {
+      out[k] = ids[i]!;
+      origin[k++] = i;
+    }
+    out[k] = sentinel++;
+    origin[k++] = -1;
+  }
+  return { ids: out, origin, sentinel };
+}
+
+/**
  * Blocks that moved: common runs of at least `minMovedWords` words between the words that `runs` (an in-order
  * alignment) leaves unmatched, found by aligning the unmatched stretches of both sides again with anchors only.
  * Each stretch is closed by a sentinel id that matches nothing, so a run never spans two stretches.
@@ -21,29 +53,9 @@ export function findMovedRuns(
       matchedA.fill(1, all[r]!, all[r]! + all[r + 2]!);
       matchedB.fill(1, all[r + 1]!, all[r + 1]! + all[r + 2]!);
     }
-    let sentinel = idLimit;
-    const left = (ids: Int32Array, matched: Uint8Array): { ids: Int32Array; origin: Int32Array } => {
-      let count = 0;
-      for (let i = 0; i < ids.length; i++) {
-        if (matched[i] === 0) count += i + 1 === ids.length || matched[i + 1] === 1 ? 2 : 1;
-      }
-      const out = new Int32Array(count);
-      const origin = new Int32Array(count);
-      let k = 0;
-      for (let i = 0; i < ids.length; i++) {
-        if (matched[i] === 0) {
-          out[k] = ids[i]!;
-          origin[k++] = i;
-          if (i + 1 === ids.length || matched[i + 1] === 1) {
-            out[k] = sentinel++;
-            origin[k++] = -1;
-          }
-        }
-      }
-      return { ids: out, origin };
-    };
-    const restA = left(a, matchedA);
-    const restB = left(b, matchedB);
+    const restA = unmatched(a, matchedA, idLimit);
+    const restB = unmatched(b, matchedB, restA.sentinel);
+    const sentinel = restB.sentinel;
     if (restA.ids.length < minMovedWords || restB.ids.length < minMovedWords) break;
     const moved = alignSequences(restA.ids, restB.ids, sentinel, { minAnchorWords: minMovedWords, anchorsOnly: true });
     if (moved.length === 0) break;

@@ -68,7 +68,10 @@ export function matchItems(
       r += 3;
     }
     const changed = new Uint8Array(length);
+    const copied = second.copiedWithPrevious;
     for (let w = 0; w < length; w++) {
+      // Words taken with the word before them from the first text's same words: equal, and so is the gap.
+      if (w > 0 && copied !== undefined && copied[bStart + w] === aStart + w) continue;
       if (first.raws[aStart + w] !== second.raws[bStart + w]) changed[w] = 1;
       if (w > 0 && !sameGapBefore(first, aStart + w, second, bStart + w)) {
         changed[w - 1] = 1;

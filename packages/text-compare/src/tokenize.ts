@@ -11,11 +11,40 @@ export interface TokenizedText {
   keys: Int32Array;
   /** Id of each word as written: tells an identical word from a minor change. */
   raws: Int32Array;
+  /**
+   * Second text of `tokenizePair` only: `copiedWithPrevious[w]` is the word of the first text that word w was taken
+   * from, with word w - 1 taken from the word before it in the same line (so both words and the text between them
+   * are those of the first text there); -1 otherwise.
+   */
+  copiedWithPrevious?: Int32Array;
 }
 
 /** Room for the words of `chars` characters of prose at first (about one word per 6; the scan grows as needed). */
 function expectedWords(chars: number): number {
   return (chars >>> 2) + 16;
+}
+
+/** Scans of the last `tokenizePair`, and those handed back by `recyclePairScans` for the next one. */
+let lastScans: WordScan[] = [];
+let spareScans: WordScan[] = [];
+
+/** An empty scan with room for `capacity` words: a spare one when one is large enough, else a new one. */
+function takeScan(capacity: number): WordScan {
+  const k = spareScans.findIndex((scan) => scan.hashes.length >= capacity);
+  const scan = k === -1 ? createWordScan(capacity) : spareScans.splice(k, 1)[0]!;
+  scan.count = 0;
+  scan.segmented = [];
+  lastScans.push(scan);
+  return scan;
+}
+
+/**
+ * Hands the arrays of the last `tokenizePair` (the `spans` of both its texts) to the next one: a comparison
+ * allocates some 700 kB of them otherwise. Those texts' `spans` must not be used afterwards.
+ */
+export function recyclePairScans(): void {
+  spareScans = lastScans;
+  lastScans = [];
 }
 
 /** Lines shorter than this are cut into words even when the first text has them too: a lookup would gain little. */
@@ -137,12 +166,14 @@ function appendShifted(out: WordScan, source: Uint32Array, from: number, to: num
  * from a '\n' to a '\n', where `scanWords` reads exactly what a scan of the whole text reads there.
  */
 export function tokenizePair(first: string, second: string, vocabulary: Vocabulary): [TokenizedText, TokenizedText] {
-  const scanA = createWordScan(expectedWords(first.length));
+  // Scans of an earlier pair that was not recycled stay with their texts.
+  lastScans = [];
+  const scanA = takeScan(expectedWords(first.length));
   scanWords(first, scanA);
   const a = ids(first, scanA, vocabulary);
   const lines = new ReusableLines(first, scanA);
 
-  const scanB = createWordScan(expectedWords(second.length));
+  const scanB = takeScan(expectedWords(second.length));
   // Triples [first word in b, first word in a, words] of the lines taken from the first text.
   const taken: number[] = [];
   // Text before `pending` has its words; text up to `scanned` has been read (-1: nothing yet).
@@ -181,16 +212,21 @@ export function tokenizePair(first: string, second: string, vocabulary: Vocabula
   const count = scanB.count;
   const raws = new Int32Array(count);
   const keys = new Int32Array(count);
+  const copiedWithPrevious = new Int32Array(count).fill(-1);
   let word = 0;
   for (let t = 0; t < taken.length; t += 3) {
     const at = taken[t]!;
     const from = taken[t + 1]!;
     const length = taken[t + 2]!;
     vocabulary.readWords(second, scanB.spans, scanB.hashes, word, at, raws, keys);
-    raws.set(a.raws.subarray(from, from + length), at);
-    keys.set(a.keys.subarray(from, from + length), at);
+    // A loop, not set(subarray(...)): two views per line cost more than copying a line's few words.
+    for (let i = 0; i < length; i++) {
+      raws[at + i] = a.raws[from + i]!;
+      keys[at + i] = a.keys[from + i]!;
+    }
+    for (let i = 1; i < length; i++) copiedWithPrevious[at + i] = from + i;
     word = at + length;
   }
   vocabulary.readWords(second, scanB.spans, scanB.hashes, word, count, raws, keys);
-  return [a, { text: second, spans: scanB.spans.subarray(0, 2 * count), keys, raws }];
+  return [a, { text: second, spans: scanB.spans.subarray(0, 2 * count), keys, raws, copiedWithPrevious }];
 }

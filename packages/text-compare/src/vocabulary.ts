@@ -32,6 +32,9 @@ function rehashed(old: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
   return table;
 }
 
+/** The arrays of the last vocabulary recycled, for the next one (see `Vocabulary.recycle`). */
+let recycled: Vocabulary | undefined;
+
 /**
  * Integer ids shared by the two texts of one comparison: a raw id per distinct word as written, a key id per
  * distinct normalised key (`wordKey`). Words are looked up by their characters in place, in an open-addressing
@@ -56,20 +59,44 @@ export class Vocabulary {
   private keyPool: Uint16Array<ArrayBuffer>;
   private keyPoolStart: Int32Array<ArrayBuffer>;
   private keys = 0;
+  /** Code units of the key of a word that is not all ASCII. */
+  private keyScratch = new Uint16Array(64);
 
   /** `expectedWords`: about how many distinct words will be read (sizes the first table; any number works). */
   constructor(expectedWords = 0) {
     let slots = INITIAL_SLOTS;
     while (slots < 2 * expectedWords && slots < 1 << 20) slots *= 2;
-    this.table = new Int32Array(2 * slots);
     this.mask = slots - 1;
+    this.keyMask = slots - 1;
+    const old = recycled;
+    recycled = undefined;
+    if (old !== undefined && old.table.length === 2 * slots && old.keyTable.length === 2 * slots) {
+      // Only the tables need clearing: the pools and the per-id arrays are written before they are read.
+      this.table = old.table.fill(0);
+      this.pool = old.pool;
+      this.poolStart = old.poolStart;
+      this.keyOfRaw = old.keyOfRaw;
+      this.keyTable = old.keyTable.fill(0);
+      this.keyPool = old.keyPool;
+      this.keyPoolStart = old.keyPoolStart;
+      return;
+    }
+    this.table = new Int32Array(2 * slots);
     this.pool = new Uint16Array(4 * slots);
     this.poolStart = new Int32Array(slots / 2 + 1);
     this.keyOfRaw = new Int32Array(slots / 2);
     this.keyTable = new Int32Array(2 * slots);
-    this.keyMask = slots - 1;
     this.keyPool = new Uint16Array(4 * slots);
     this.keyPoolStart = new Int32Array(slots / 2 + 1);
+  }
+
+  /**
+   * Hands this vocabulary's arrays to the next one built with as many slots (a comparison builds one, fills it and
+   * drops it: fresh arrays of some 600 kB per call cost more than clearing two tables). This vocabulary must not
+   * be used afterwards.
+   */
+  recycle(): void {
+    recycled = this;
   }
 
   /** Number of distinct keys seen so far; key ids are below it. */
@@ -133,49 +160,46 @@ export class Vocabulary {
   }
 
   private add(slot: number, hash: number, text: string, start: number, end: number): number {
-    const keyId = this.keyId(text, start, end);
     const id = this.raws++;
+    const length = end - start;
     if (id + 1 >= this.poolStart.length) this.poolStart = grown(this.poolStart, id + 2);
     if (id >= this.keyOfRaw.length) this.keyOfRaw = grown(this.keyOfRaw, id + 1);
     const from = this.poolStart[id]!;
-    if (from + end - start > this.pool.length) this.pool = grown(this.pool, from + end - start);
+    if (from + length > this.pool.length) this.pool = grown(this.pool, from + length);
     const pool = this.pool;
-    for (let i = start; i < end; i++) pool[from + i - start] = text.charCodeAt(i);
-    this.poolStart[id + 1] = from + end - start;
-    this.keyOfRaw[id] = keyId;
+    // One pass copies the word to the pool and hashes its key as if it were ASCII (an ASCII word's key is the word
+    // with upper case lowered); the key is then matched against the copy rather than read from the text again.
+    let keyHash = 0;
+    let ascii = 1;
+    for (let i = 0; i < length; i++) {
+      let c = text.charCodeAt(start + i);
+      pool[from + i] = c;
+      ascii &= c < 128 ? 1 : 0;
+      if (c >= 65 && c <= 90) c += 32;
+      keyHash = Math.imul(keyHash ^ c, HASH_PRIME);
+    }
+    this.poolStart[id + 1] = from + length;
+    this.keyOfRaw[id] = ascii === 1 ? this.findKey(pool, from, length, keyHash, true) : this.nonAsciiKeyId(text, start, end);
     this.table[2 * slot] = hash;
     this.table[2 * slot + 1] = id + 1;
     if (2 * this.raws > this.mask + 1) this.rehash();
     return id;
   }
 
-  /**
-   * Key id of the word `text[start, end)`: its `wordKey`, looked up by its code units. A word of ASCII characters
-   * is its own key lowered, read in place; any other word's key is computed as a string.
-   */
-  private keyId(text: string, start: number, end: number): number {
-    let hash = 0;
-    let ascii = true;
-    for (let i = start; i < end; i++) {
-      let c = text.charCodeAt(i);
-      if (c >= 128) {
-        ascii = false;
-        break;
-      }
-      if (c >= 65 && c <= 90) c += 32;
-      hash = Math.imul(hash ^ c, HASH_PRIME);
-    }
-    if (ascii) return this.findKey(text, start, end, hash, true);
+  /** Key id of a word that is not all ASCII: its `wordKey`, computed as a string. */
+  private nonAsciiKeyId(text: string, start: number, end: number): number {
     const key = wordKey(text.slice(start, end));
-    return this.findKey(key, 0, key.length, wordHash(key, 0, key.length), false);
+    if (key.length > this.keyScratch.length) this.keyScratch = new Uint16Array(2 * key.length);
+    const units = this.keyScratch;
+    for (let i = 0; i < key.length; i++) units[i] = key.charCodeAt(i);
+    return this.findKey(units, 0, key.length, wordHash(key, 0, key.length), false);
   }
 
   /**
-   * Id of the key whose code units are those of `source[start, end)` (ASCII upper case lowered when `lower`),
+   * Id of the key whose code units are `units[start, start + length)` (ASCII upper case lowered when `lower`),
    * hashing to `hash`; a new id when it is new.
    */
-  private findKey(source: string, start: number, end: number, hash: number, lower: boolean): number {
-    const length = end - start;
+  private findKey(units: Uint16Array, start: number, length: number, hash: number, lower: boolean): number {
     const table = this.keyTable;
     const mask = this.keyMask;
     const pool = this.keyPool;
@@ -188,7 +212,7 @@ export class Vocabulary {
       if (table[2 * slot] === hash && poolStart[entry]! - from === length) {
         let i = 0;
         for (; i < length; i++) {
-          let c = source.charCodeAt(start + i);
+          let c = units[start + i]!;
           if (lower && c >= 65 && c <= 90) c += 32;
           if (pool[from + i] !== c) break;
         }
@@ -202,7 +226,7 @@ export class Vocabulary {
     if (from + length > this.keyPool.length) this.keyPool = grown(this.keyPool, from + length);
     const target = this.keyPool;
     for (let i = 0; i < length; i++) {
-      let c = source.charCodeAt(start + i);
+      let c = units[start + i]!;
       if (lower && c >= 65 && c <= 90) c += 32;
       target[from + i] = c;
     }

@@ -2,7 +2,11 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { proseDatasetsRoot } from '../../../benchmarks/lib/prose.mjs';
+import { alignSequences } from '../src/alignSequences.js';
 import { compareTexts } from '../src/index.js';
+import { matchItems } from '../src/matchItems.js';
+import { tokenizePair } from '../src/tokenize.js';
+import { Vocabulary } from '../src/vocabulary.js';
 import { benchPairs } from './benchPairs.js';
 
 interface GoldenPair {
@@ -40,4 +44,23 @@ describe.skipIf(proseDatasetsRoot() === undefined)('compareTexts on the benchmar
       expect(createHash('sha256').update(JSON.stringify(result)).digest('hex')).toBe(want.sha256);
     });
   }
+
+  it('gives the same results again in reverse order (each comparison reuses the arrays of the one before)', () => {
+    for (const { name, first, second } of [...pairs].reverse()) {
+      const result = compareTexts(first, second);
+      expect(createHash('sha256').update(JSON.stringify(result)).digest('hex'), name).toBe(golden.pairs[name]!.sha256);
+    }
+  });
+
+  it('matches the same items with and without the words the second text took from the first', () => {
+    for (const { name, first, second } of pairs) {
+      const vocabulary = new Vocabulary();
+      const [a, b] = tokenizePair(first, second, vocabulary);
+      const runs = alignSequences(a.keys, b.keys, vocabulary.keyCount, { minAnchorWords: 3, anchorsOnly: false });
+      expect(b.copiedWithPrevious, name).toBeDefined();
+      const withCopies = matchItems(a, b, runs);
+      const checked = matchItems(a, { ...b, copiedWithPrevious: undefined }, runs);
+      expect(withCopies, name).toEqual(checked);
+    }
+  });
 });
