@@ -5,7 +5,9 @@
 // every run). The machine is shared and its speed drifts within minutes, which alternating in one process cancels
 // better than two runs of bench.mjs.
 // `node benchmarks/forensics/compare.mjs <other dist dir> [repetitions] [photo]` (after building); COMPARE_KERNELS=a,b
-// times only those kernels and COMPARE_WHOLE=0 skips the decode + kernels rows.
+// times only those kernels and COMPARE_WHOLE=0 skips the decode + kernels rows. COMPARE_RELEASE=1: this build's pool
+// gives each run's result maps back after the run (pool.releaseResults, opt-in; what the engine's advanced image
+// detection does once its report is built), the other build's pool keeps them.
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -51,7 +53,10 @@ const poolA = new a.ForensicsPool({ threads: 2 }), poolB = new b.ForensicsPool({
 for (let i = 0; i < 3; i++) { await a.analyzeImage(bytes, { pool: poolA, kernels: KERNELS }); await b.analyzeImage(bytes, { pool: poolB, kernels: KERNELS }); }
 const res = { 'pool before': [], 'pool after': [], 'serial before': [], 'serial after': [] };
 for (let i = 0; i < reps; i++) {
-  for (const [name, fn] of [['pool before', () => a.analyzeImage(bytes, { pool: poolA, kernels: KERNELS })], ['pool after', () => b.analyzeImage(bytes, { pool: poolB, kernels: KERNELS })],
+  for (const [name, fn] of [['pool before', () => a.analyzeImage(bytes, { pool: poolA, kernels: KERNELS })], ['pool after', async () => {
+    const analysis = await b.analyzeImage(bytes, { pool: poolB, kernels: KERNELS });
+    if (process.env.COMPARE_RELEASE === '1') poolB.releaseResults(analysis);
+  }],
     ['serial before', () => a.analyzeImage(bytes, { kernels: KERNELS })], ['serial after', () => b.analyzeImage(bytes, { kernels: KERNELS })]]) {
     const t = performance.now(); await fn(); res[name].push(performance.now() - t);
   }

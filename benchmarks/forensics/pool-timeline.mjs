@@ -6,7 +6,9 @@
 // decode of the same file is the anchor, timed in the same process between the runs.
 // Run after building: `node_modules/.bin/tsc -b packages/forensics && node benchmarks/forensics/pool-timeline.mjs [photos]`
 // photos: comma-separated cameraPhotos names (default pixel5). RUNS=<n> (default 10) after 3 warm-up runs;
-// FORENSICS_DIST=<dir> traces another build (a copy of dist/ next to a package.json, as bench.mjs).
+// FORENSICS_DIST=<dir> traces another build (a copy of dist/ next to a package.json, as bench.mjs). RELEASE=1 gives each
+// run's result maps back to the pool after the run (pool.releaseResults, opt-in; what the engine's advanced image
+// detection does once its report is built); without it every result is kept, as by a caller that does not opt in.
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
@@ -64,6 +66,7 @@ for (const name of (process.argv[2] ?? 'pixel5').split(',')) {
     const t1 = performance.timeOrigin + performance.now(), c1 = processCpu(), threads1 = threadTimes(), faults = process.resourceUsage().minorPageFault - faults0;
     const failed = analysis.kernels.find((k) => k.state !== 'completed');
     if (failed) throw new Error(`${failed.id}: ${failed.error.message}`);
+    if (process.env.RELEASE === '1') pool.releaseResults(analysis);
     await settle();
     if (i >= 3) runs.push({ wall: t1 - t0, cpu: c1 - c0, main: threads1.main - threads0.main, vips: threads1.vips - threads0.vips, faults, events: events.map((e) => ({ ...e, s: e.t0 - t0, e: e.t1 - t0 })) });
   }

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { analyzeImage, ForensicsPool, FUSION_MODEL, fuseMaps, KERNEL_IDS, workerFilename } from '@content-analysis/forensics';
+import type { KernelOutcome } from '@content-analysis/forensics';
 import { ADVANCED_KERNELS, advancedImageDetectionResult, analyzeImageAuthenticity, ApiError, toAdvancedErrorBody } from '../src/index.js';
 import { meteredEngine, routeToLocal, startLocalServer } from './helpers.js';
 import { digitalSourceTypeXmp, failingClassifierDouble, FixedAiImageClassifierDouble, syntheticPhoto } from './images.js';
@@ -84,7 +85,11 @@ describe('/v2/advanced-image-detection', () => {
       });
       const url = { image_url: 'http://images.example.com/photo.jpg' };
       const a = (await serial.engine.execute('advanced-image-detection', url, { token: serial.token })).result;
+      const released = vi.spyOn(pool, 'releaseResults');
       const b = (await pooled.engine.execute('advanced-image-detection', url, { token: pooled.token })).result;
+      // The kernels' maps go back to the pool once the report is built (issue 35), once per request.
+      expect(released).toHaveBeenCalledTimes(1);
+      expect((released.mock.calls[0]![0] as readonly KernelOutcome[]).map((k) => k.id).sort()).toEqual([...ADVANCED_KERNELS].sort());
       const stats = (r: Record<string, unknown>) =>
         (r.tools_used_analysis as Array<{ id: string; result: { kernels?: Array<{ stats: unknown }> } }>).map((t) => [t.id, t.result.kernels?.map((k) => k.stats)]);
       expect(stats(b)).toEqual(stats(a));

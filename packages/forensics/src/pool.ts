@@ -13,7 +13,7 @@ import { PriorityTaskQueue, withPriority } from './internal/priorityTaskQueue.js
 import { decodeImageDefaults, recompressPlan, sequentialJpegFrame } from './decodeImage.js';
 import type { DecodeImageOptions, RecompressJpegOptions } from './decodeImage.js';
 import { ForensicsError, ImageDecodeError, ImageTooLargeError, ImageTooSmallError, JpegCoefficientsError } from './errors.js';
-import type { KernelOutcome } from './analyzeImage.js';
+import type { ImageAnalysis, KernelOutcome } from './analyzeImage.js';
 import type { FusedLocalisation } from './fusion/fuseMaps.js';
 import type { BandTask, CoefficientsOutcome, CoefficientsTask, CombineTask, DecodeOutcome, DecodeRowsTask, DecodeTask, LumaTask, MergeTask, RecompressTask, StandardiseTask, WorkerTask } from './worker.js';
 import { fusionInputs } from './fusion/fuseMaps.js';
@@ -45,9 +45,10 @@ export function workerFilename(): string {
 
 /**
  * How many released shared buffers a pool keeps for the next images: an image's decoded pixels, its JPEG round trip,
- * both luma planes and its JPEG coefficients (about 180 MB at 12 MP).
+ * both luma planes, its JPEG coefficients and, from a caller that releases its results (`releaseResults`), ELA's and
+ * the median residual's maps (about 280 MB at 12 MP).
  */
-const MAX_SPARE_BUFFERS = 6;
+const MAX_SPARE_BUFFERS = 8;
 
 /** JPEGs from this many pixels are decoded in two bands of rows at once (`decodeInRows`). */
 const SPLIT_DECODE_MIN_PIXELS = 2_000_000;
@@ -84,6 +85,11 @@ export class ForensicsPool {
    * as it does the shared copies of a caller's pixels.
    */
   private readonly madeHere = new WeakSet<ArrayBufferLike>();
+  /**
+   * Result maps whose shared memory this pool took from its spare list (`run`), by the view it returned: only these
+   * go back to it (`releaseResults`), each once, so a buffer already lent to a newer result is never recycled twice.
+   */
+  private readonly lent = new WeakMap<object, SharedArrayBuffer>();
   /** Bytes of the last decoded image: the size of spare buffer offered to the next decode (images come in runs of one size). */
   private lastDecodeBytes = 0;
 
@@ -338,7 +344,14 @@ export class ForensicsPool {
    */
   async run(id: KernelId, input: KernelInput, options?: Record<string, unknown>): Promise<KernelResult> {
     const entry = getKernel(id);
-    const planned = entry.bands?.plan(input, options, this.piscina.options.maxThreads);
+    // Maps the bands write into take released buffers when some fit (no fresh pages to fault in; issue 35).
+    const allocated: SharedArrayBuffer[] = [];
+    const allocate = (bytes: number): SharedArrayBuffer => {
+      const buffer = this.sharedBuffer(bytes);
+      allocated.push(buffer);
+      return buffer;
+    };
+    const planned = entry.bands?.plan(input, options, this.piscina.options.maxThreads, allocate);
     const luma = entry.usesLuma ? (input.luma ?? await this.lumaOf(input.image)) : undefined;
     if (entry.bands && planned) {
       const image = this.sharedOf(input.image);
@@ -349,13 +362,23 @@ export class ForensicsPool {
         return this.piscina.run(withPriority(task, PRIORITY.kernel), { name: 'runBand' }) as Promise<BandPart>;
       }));
       const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-      if (failed) throw failed.reason;
+      if (failed) {
+        this.recycle(allocated);
+        throw failed.reason;
+      }
       // The merge runs in a worker too (the same function, so the same result): the parts' own buffers move there.
       const parts = settled.map((s) => (s as PromiseFulfilledResult<BandPart>).value);
       const transferList = [...new Set(parts.flatMap((part) => Object.values(part).map((a) => a.buffer)))]
         .filter((b): b is ArrayBuffer => !(b instanceof SharedArrayBuffer));
       const merge: MergeTask = { id, image, recompressed, luma, shared: planned.shared, parts };
-      return (await this.piscina.run(withPriority(merge, PRIORITY.merge), { name: 'mergeBands', transferList })) as KernelResult;
+      let result: KernelResult;
+      try {
+        result = (await this.piscina.run(withPriority(merge, PRIORITY.merge), { name: 'mergeBands', transferList })) as KernelResult;
+      } catch (error) {
+        this.recycle(allocated);
+        throw error;
+      }
+      return this.lendMaps(result, allocated);
     }
     const task: WorkerTask = {
       id,
@@ -366,6 +389,54 @@ export class ForensicsPool {
       options,
     };
     return (await this.piscina.run(withPriority(task, PRIORITY.kernel))) as KernelResult;
+  }
+
+  /**
+   * `result` with its maps in `allocated` (the buffers its plan took) viewed through this thread's buffer objects, which
+   * `releaseResults` recycles: shared memory comes back from a worker as another SharedArrayBuffer object over the
+   * same memory. A map is matched to its buffer by size; buffers no map holds (or whose match is not unique) are
+   * recycled (the merge has ended, no task reads them) or left to the garbage collector.
+   */
+  private lendMaps(result: KernelResult, allocated: readonly SharedArrayBuffer[]): KernelResult {
+    if (allocated.length === 0) return result;
+    const held = new Set<SharedArrayBuffer>();
+    const maps = result.maps.map((map) => {
+      const { data } = map;
+      if (!(data.buffer instanceof SharedArrayBuffer) || !(data instanceof Float32Array)) return map;
+      const candidates = allocated.filter((b) => b.byteLength === data.buffer.byteLength);
+      if (candidates.length !== 1) {
+        candidates.forEach((b) => held.add(b));
+        return map;
+      }
+      const buffer = candidates[0]!;
+      held.add(buffer);
+      const view = new Float32Array(buffer, data.byteOffset, data.length);
+      this.lent.set(view, buffer);
+      return { ...map, data: view };
+    });
+    this.recycle(allocated.filter((b) => !held.has(b)));
+    return { ...result, maps };
+  }
+
+  /**
+   * Gives the shared memory of finished results' full-resolution maps (ELA's and the median residual's on images of at
+   * least BAND_MIN_PIXELS, 48 MB each at 12 MP) back to this pool for the next analyses: a fresh buffer costs a page
+   * fault per 4 KiB when the workers first write it (issue 35). Opt-in: the caller declares that neither it nor any
+   * task of this pool (`fuseMaps` included) reads those maps any more. After it, their `data` is overwritten by later
+   * analyses: do not read a released result. Maps this pool did not lend (other kernels', small images', a result of
+   * another pool) are left alone; releasing the same result twice does nothing the second time.
+   */
+  releaseResults(results: ImageAnalysis | readonly KernelOutcome[] | KernelResult): void {
+    const outcomes = Array.isArray(results) ? results as readonly KernelOutcome[] : 'kernels' in results ? (results as ImageAnalysis).kernels : undefined;
+    const kernelResults = outcomes ? outcomes.flatMap((o) => (o.state === 'completed' ? [o.result] : [])) : [results as KernelResult];
+    for (const result of kernelResults) {
+      for (const map of result.maps) {
+        const buffer = this.lent.get(map.data);
+        if (!buffer) continue;
+        this.lent.delete(map.data);
+        this.recycle([buffer]);
+      }
+    }
   }
 
   /** A JPEG's coefficients in shared memory, copied once for every kernel that reads them. */

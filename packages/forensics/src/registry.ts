@@ -56,6 +56,9 @@ export interface KernelEntry {
   bands?: KernelBands;
 }
 
+/** Shared memory of at least `bytes` bytes for a map every band writes part of (its old contents are overwritten). */
+export type SharedAllocator = (bytes: number) => SharedArrayBuffer;
+
 /** One band's partial result: typed arrays only, so a worker can move them back. */
 export type BandPart = Record<string, Float32Array | Float64Array>;
 
@@ -66,8 +69,11 @@ export type BandPart = Record<string, Float32Array | Float64Array>;
  * joins the parts in order and finishes. The result equals `run`'s bit for bit (tested).
  */
 export interface KernelBands {
-  /** Undefined when the image is too small for bands to pay off. */
-  plan(input: KernelInput, options: Record<string, unknown> | undefined, bands: number): { shared: unknown; rows: Array<[number, number]> } | undefined;
+  /**
+   * Undefined when the image is too small for bands to pay off. `allocate` gives the shared memory of maps the bands
+   * write into (a pool's released buffers, at least `bytes` long, not zeroed); without it, new SharedArrayBuffers.
+   */
+  plan(input: KernelInput, options: Record<string, unknown> | undefined, bands: number, allocate?: SharedAllocator): { shared: unknown; rows: Array<[number, number]> } | undefined;
   runBand(input: KernelInput, shared: unknown, rows: [number, number]): BandPart;
   merge(input: KernelInput, shared: unknown, parts: BandPart[]): KernelResult;
 }
@@ -140,9 +146,13 @@ const cfaReinterpolationBands: KernelBands = {
   },
 };
 
-/** A full-size Float32 map in shared memory: bands in workers write their rows straight into it (no join after). */
-function sharedMap(width: number, height: number): Float32Array {
-  return new Float32Array(new SharedArrayBuffer(4 * width * height));
+/**
+ * A full-size Float32 map in shared memory: bands in workers write their rows straight into it (no join after), every
+ * element of it, so a reused buffer from `allocate` gives the same map as a new one (tested).
+ */
+function sharedMap(width: number, height: number, allocate?: SharedAllocator): Float32Array {
+  const n = width * height;
+  return new Float32Array(allocate ? allocate(4 * n) : new SharedArrayBuffer(4 * n), 0, n);
 }
 
 /** What ELA's `plan` hands every band: the options and, on the 8-bit path, the shared map the bands write into. */
@@ -152,14 +162,14 @@ interface ErrorLevelPlan {
 }
 
 const errorLevelBands: KernelBands = {
-  plan(input, options, bands) {
+  plan(input, options, bands, allocate) {
     const recompressed = needsRecompressed(input);
     const o = errorLevelOptions(input.image, recompressed, options);
     const { width, height } = input.image;
     const rows = blockRowBands(input.image, Math.ceil(height / o.blockSize), bands);
     if (!rows) return undefined;
     // The generic (float) path keeps returning each band's map; the 8-bit path's parts are then only counts and sums.
-    const shared: ErrorLevelPlan = { options: o, ...(errorLevelsExact(input.image, recompressed, o) ? { map: sharedMap(width, height) } : {}) };
+    const shared: ErrorLevelPlan = { options: o, ...(errorLevelsExact(input.image, recompressed, o) ? { map: sharedMap(width, height, allocate) } : {}) };
     return { shared, rows };
   },
   runBand(input, shared, [start, end]) {
@@ -184,12 +194,12 @@ interface MedianResidualPlan {
 }
 
 const medianResidualBands: KernelBands = {
-  plan(input, options, bands) {
+  plan(input, options, bands, allocate) {
     const o = medianResidualOptions(input.image, options);
     const { width, height } = input.image;
     const rows = blockRowBands(input.image, Math.ceil(height / o.blockSize), bands);
     if (!rows) return undefined;
-    const shared: MedianResidualPlan = { options: o, residual: sharedMap(width, height) };
+    const shared: MedianResidualPlan = { options: o, residual: sharedMap(width, height, allocate) };
     return { shared, rows };
   },
   runBand(input, shared, [start, end]) {

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -215,6 +216,47 @@ describe('ForensicsPool', () => {
       await pool.releaseImage(pooled);
     }
   }, 60_000);
+
+  it('reuses released result maps (releaseResults, issue 35): 12 MP camera JPEGs give the maps of a pool that never releases, and a live result is never overwritten', async () => {
+    const dir = datasetDir('images/c2pa-public-testfiles');
+    if (!dir) return;
+    const kernels = ['ela', 'median-residual', 'wavelet-noise'] as const;
+    const photos = ['truepic-20230212-camera.jpg', 'nikon-20221019-building.jpeg'].map((name) => new Uint8Array(readFileSync(join(dir, name))));
+    // Every statistic and a digest of every map's bytes (bit for bit): what a result must still hold later.
+    const digest = (data: Float32Array | Uint8Array) => createHash('sha256').update(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)).digest('hex');
+    const snapshot = (analysis: Awaited<ReturnType<typeof analyzeImage>>) => analysis.kernels.map((k) => (k.state === 'completed'
+      ? { id: k.id, stats: k.result.stats, score: k.result.score, maps: k.result.maps.map((m) => ({ ...m, data: digest(m.data) })) } : k));
+    const lentBuffers = (analysis: Awaited<ReturnType<typeof analyzeImage>>) => analysis.kernels.flatMap((k) => (k.state === 'completed' ? k.result.maps.map((m) => m.data.buffer) : []))
+      .filter((b) => b instanceof SharedArrayBuffer);
+    const reference = [];
+    for (const photo of photos) reference.push(snapshot(await analyzeImage(photo, { kernels, pool })));
+    const releasing = new ForensicsPool({ threads: 2 });
+    try {
+      const first = await analyzeImage(photos[0]!, { kernels, pool: releasing });
+      expect(snapshot(first)).toEqual(reference[0]);
+      const firstBuffers = lentBuffers(first);
+      expect(firstBuffers).toHaveLength(2); // ELA's map and the median residual
+      releasing.releaseResults(first);
+      // Stale contents must not leak into the next maps: every element of a reused buffer is written again.
+      for (const k of first.kernels) if (k.state === 'completed') for (const m of k.result.maps) if (m.data.buffer instanceof SharedArrayBuffer) (m.data as Float32Array).fill(Number.NaN);
+      const second = await analyzeImage(photos[1]!, { kernels, pool: releasing });
+      expect(lentBuffers(second).filter((b) => firstBuffers.includes(b))).toHaveLength(2);
+      expect(snapshot(second)).toEqual(reference[1]);
+      // `first` released twice: nothing happens (its buffers are lent to `second`, which is still live).
+      releasing.releaseResults(first);
+      releasing.releaseResults(first.kernels);
+      const third = await analyzeImage(photos[0]!, { kernels, pool: releasing });
+      expect(lentBuffers(third).filter((b) => lentBuffers(second).includes(b))).toEqual([]);
+      expect(snapshot(third)).toEqual(reference[0]);
+      expect(snapshot(second)).toEqual(reference[1]);
+      releasing.releaseResults(third);
+      const fourth = await analyzeImage(photos[1]!, { kernels, pool: releasing });
+      expect(snapshot(fourth)).toEqual(reference[1]);
+      expect(snapshot(second)).toEqual(reference[1]);
+    } finally {
+      await releasing.close();
+    }
+  }, 180_000);
 
   it('splitRows cuts rows into contiguous near-equal bands', () => {
     expect(splitRows(10, 3)).toEqual([[0, 3], [3, 6], [6, 10]]);

@@ -37,10 +37,16 @@ export const advancedImageDetectionFeature = defineFeature<AdvancedImageDetectio
         const services = context.services();
         const pool = services.forensicsPool;
         const analysis = await analyzeImageAuthenticity(image.bytes, { classifier: runnerImageClassifier(services.imageClassifier(), context.analysis, context.signal), ...(pool ? { pool } : {}) });
-        if (request.report !== 'html') return analysis.report;
-        // The figures travel with the result (from a queue worker too); the page is written when the answer is sent,
-        // with the credit fields.
-        return { ...analysis.report, report_figures: await advancedReportFigures(image.bytes, analysis) };
+        try {
+          if (request.report !== 'html') return analysis.report;
+          // The figures travel with the result (from a queue worker too); the page is written when the answer is sent,
+          // with the credit fields.
+          return { ...analysis.report, report_figures: await advancedReportFigures(image.bytes, analysis) };
+        } finally {
+          // The report (numbers) and its figures (encoded images) hold no map, and the fusion has ended: the pool may
+          // reuse the kernels' map memory for the next images (issue 35: a fresh 48 MB map costs its page faults).
+          pool?.releaseResults(analysis.kernels);
+        }
       },
     };
   },
