@@ -1,5 +1,5 @@
 export { billedWords, countWords, LONG_WORD, wordSpans } from './words.js';
-export { createWordScan, scanWords, wordCodeHash } from './scanWords.js';
+export { createWordScan, reserveWordScan, scanWords, wordCodeHash } from './scanWords.js';
 export type { WordScan } from './scanWords.js';
 export {
   aiTextCredits, CREDIT_COSTS, creditsForWords, factCheckCredits, NEW_ACCOUNT_CREDITS, plagiarismCredits,

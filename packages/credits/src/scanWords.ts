@@ -69,7 +69,8 @@ export function createWordScan(capacity = 16): WordScan {
   return { spans: new Uint32Array(2 * words), hashes: new Int32Array(words), count: 0, segmented: [] };
 }
 
-function reserve(out: WordScan, words: number): void {
+/** Grows `out`'s arrays, when needed, so that `words` more words fit after its `count` (the words kept). */
+export function reserveWordScan(out: WordScan, words: number): void {
   const needed = out.count + words;
   if (needed <= out.hashes.length) return;
   const capacity = Math.max(needed, 2 * out.hashes.length);
@@ -98,7 +99,7 @@ export function scanWords(text: string, out: WordScan, from = 0, to = text.lengt
     let chunkEnd = Math.min(to, i + CHUNK);
     while (chunkEnd < to && UNIT_CLASS[text.charCodeAt(chunkEnd)] !== SPACE) chunkEnd++;
     // A chunk of n code units holds at most ⌈n / 2⌉ words.
-    reserve(out, ((chunkEnd - i + 1) >>> 1) + 1);
+    reserveWordScan(out, ((chunkEnd - i + 1) >>> 1) + 1);
     const stop = scanAsciiRun(text, i, chunkEnd, out);
     if (stop === chunkEnd) {
       i = chunkEnd;
@@ -112,7 +113,7 @@ export function scanWords(text: string, out: WordScan, from = 0, to = text.lengt
     const pieceSpans = new SpanList(16);
     i = segmentPiece(text, pieceStart, pieceSpans);
     out.segmented.push(pieceStart, i);
-    reserve(out, pieceSpans.length >>> 1);
+    reserveWordScan(out, pieceSpans.length >>> 1);
     for (let s = 0; s < pieceSpans.length; s += 2) {
       const start = pieceSpans.data[s]!;
       const end = pieceSpans.data[s + 1]!;

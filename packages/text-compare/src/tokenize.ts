@@ -1,4 +1,4 @@
-import { createWordScan, scanWords } from '@content-analysis/credits';
+import { createWordScan, reserveWordScan, scanWords } from '@content-analysis/credits';
 import type { WordScan } from '@content-analysis/credits';
 import type { Vocabulary } from './vocabulary.js';
 
@@ -142,15 +142,7 @@ const MAX_MISSES = 32;
 /** Appends words `from` to `to` of `source` to `out`, their offsets moved by `shift` (their hashes are not kept). */
 function appendShifted(out: WordScan, source: Uint32Array, from: number, to: number, shift: number): void {
   const needed = out.count + to - from;
-  if (needed > out.hashes.length) {
-    const capacity = Math.max(needed, 2 * out.hashes.length);
-    const spans = new Uint32Array(2 * capacity);
-    spans.set(out.spans.subarray(0, 2 * out.count));
-    const hashes = new Int32Array(capacity);
-    hashes.set(out.hashes.subarray(0, out.count));
-    out.spans = spans;
-    out.hashes = hashes;
-  }
+  reserveWordScan(out, to - from);
   const spans = out.spans;
   let at = 2 * out.count;
   for (let k = 2 * from; k < 2 * to; k++) spans[at++] = source[k]! + shift;

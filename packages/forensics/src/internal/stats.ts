@@ -114,13 +114,12 @@ export function quantilePair(values: ArrayLike<number>, q0: number, q1: number):
 }
 
 /**
- * The values of ranks r0 <= r1 (0-based, ascending) among the finite values of `values`, as `float32Quantile` finds
- * one: a histogram of the upper 16 bits of the order-preserving keys, then one pass over the lower 16 bits within the
- * bins holding the two ranks. `ranks` gets the count of finite values. Exact; -0 counts as +0.
+ * Pass 1 of the float32 rank selections: `values`' bits as signed 32-bit integers, the histogram of the upper 16 bits
+ * of their order-preserving keys (negative floats bit-flipped, others and -0, as +0, with the sign bit set) and the
+ * count of finite values. Signed views and keys throughout: V8 keeps int32 values unboxed, while uint32 values of 2^31
+ * and above (every positive float's key) become doubles, which made these passes several times slower.
  */
-function float32TwoRanks(values: Float32Array, ranks: (n: number) => [number, number]): { n: number; a: number; b: number } {
-  // Signed 32-bit views and keys throughout: V8 keeps int32 values unboxed, while uint32 values of 2^31 and above
-  // (every positive float's key) become doubles, which made these passes several times slower.
+function upperKeyHistogram(values: Float32Array): { bits: Int32Array; high: Int32Array; n: number } {
   const bits = new Int32Array(values.buffer, values.byteOffset, values.length);
   const high = new Int32Array(65536);
   let n = 0;
@@ -130,14 +129,26 @@ function float32TwoRanks(values: Float32Array, ranks: (n: number) => [number, nu
     high[(u < 0 ? (u === -0x80000000 ? 0x8000 : ~u >>> 16) : (u >>> 16) | 0x8000)]!++;
     n++;
   }
+  return { bits, high, n };
+}
+
+/** The bin of `histogram` holding the value of rank `rank` (0-based) and that value's rank within the bin. */
+function rankInHistogram(histogram: Int32Array, rank: number): [number, number] {
+  let k = rank, bin = 0;
+  while (k >= histogram[bin]!) k -= histogram[bin++]!;
+  return [bin, k];
+}
+
+/**
+ * The values of ranks r0 <= r1 (0-based, ascending) among the finite values of `values`, as `float32Quantile` finds
+ * one: a histogram of the upper 16 bits of the order-preserving keys, then one pass over the lower 16 bits within the
+ * bins holding the two ranks. `ranks` gets the count of finite values. Exact; -0 counts as +0.
+ */
+function float32TwoRanks(values: Float32Array, ranks: (n: number) => [number, number]): { n: number; a: number; b: number } {
+  const { bits, high, n } = upperKeyHistogram(values);
   if (n === 0) return { n, a: Number.NaN, b: Number.NaN };
   const [r0, r1] = ranks(n);
-  const locate = (rank: number): [number, number] => {
-    let k = rank, bin = 0;
-    while (k >= high[bin]!) k -= high[bin++]!;
-    return [bin, k];
-  };
-  const [bin0, k0] = locate(r0), [bin1, k1] = locate(r1);
+  const [bin0, k0] = rankInHistogram(high, r0), [bin1, k1] = rankInHistogram(high, r1);
   const low0 = new Int32Array(65536), low1 = bin1 === bin0 ? low0 : new Int32Array(65536);
   for (let i = 0; i < bits.length; i++) {
     const u = bits[i]!;
@@ -246,23 +257,10 @@ const MAX_COUNTED_BINS = 16;
  * third pass gathers with it (no gathering at all when half the map equals the median).
  */
 export function float32CenterScale(values: Float32Array): { n: number; median: number; mad: number } {
-  const bits = new Int32Array(values.buffer, values.byteOffset, values.length);
-  const high = new Int32Array(65536);
-  let n = 0;
-  for (let i = 0; i < bits.length; i++) {
-    const u = bits[i]!;
-    if ((u & 0x7f800000) === 0x7f800000) continue;
-    high[(u < 0 ? (u === -0x80000000 ? 0x8000 : ~u >>> 16) : (u >>> 16) | 0x8000)]!++;
-    n++;
-  }
+  const { bits, high, n } = upperKeyHistogram(values);
   if (n === 0) return { n, median: Number.NaN, mad: Number.NaN };
   const r0 = (n - 1) >> 1, r1 = n >> 1;
-  const locate = (rank: number): [number, number] => {
-    let k = rank, bin = 0;
-    while (k >= high[bin]!) k -= high[bin++]!;
-    return [bin, k];
-  };
-  const [bin0, k0] = locate(r0), [bin1, k1] = locate(r1);
+  const [bin0, k0] = rankInHistogram(high, r0), [bin1, k1] = rankInHistogram(high, r1);
   const low0 = new Int32Array(65536), low1 = bin1 === bin0 ? low0 : new Int32Array(65536);
   let plan = deviationBins(high, bin0, bin1, keyValue(bin0 << 16), keyValue((bin1 << 16) | 0xffff), r0, r1);
   // A bin's histogram costs as much as reading 65536 values: small maps gather instead.
@@ -389,12 +387,7 @@ function float32MedianDeviation(values: Float32Array, median: number, n: number)
   const r0 = (n - 1) >> 1, r1 = n >> 1;
   // Half the values equal to the median (a map with a saturated or empty majority): the median deviation is 0.
   if (r1 < zeros) return 0;
-  const locate = (rank: number): [number, number] => {
-    let k = rank, bin = 0;
-    while (k >= high[bin]!) k -= high[bin++]!;
-    return [bin, k];
-  };
-  const [bin0, k0] = locate(r0), [bin1, k1] = locate(r1);
+  const [bin0, k0] = rankInHistogram(high, r0), [bin1, k1] = rankInHistogram(high, r1);
   const exact0 = new Float64Array(high[bin0]!), exact1 = bin1 === bin0 ? exact0 : new Float64Array(high[bin1]!);
   for (let i = 0, j0 = 0, j1 = 0; i < keys.length; i++) {
     const key = keys[i]!;
