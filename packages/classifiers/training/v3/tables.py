@@ -14,13 +14,26 @@ import os
 import sys
 
 import numpy as np
-from scipy.stats import binom
 from sklearn.metrics import roc_auc_score
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.append(os.path.join(HERE, '..'))
+from length_thresholds import TARGETS, help_or_require, length_buckets, shipped_rule  # noqa: E402
+
 VERSION = os.environ.get('AI_TEXT_VERSION', '3.0.0')
+BESIDE = '3.0.0' if VERSION != '3.0.0' else None
 # Several files (runs split with --only and AI_TEXT_HELDOUT_DIR) are merged, later files winning.
 paths = sys.argv[1:] or [os.path.join(HERE, '..', 'out', 'v3', 'heldout.json')]
+# What this script reads, checked before anything is read (-h / --help prints the usage above instead).
+DUMP = 'training/v2/dump-ngrams.mjs (after corpus/build_corpus.py)'
+inputs = {p: 'AI_TEXT_VERSION=3.0.0 AI_TEXT_WEIGHTING=domain training/v2/train.py --heldout' for p in paths}
+inputs[os.path.join(HERE, '..', 'out', 'v2', 'rows.jsonl')] = DUMP
+if BESIDE:
+    inputs[os.path.join(HERE, '..', 'out', 'v2', 'ngrams.bin')] = DUMP
+    beside_dir = os.path.join(HERE, '..', '..', '..', 'models-extra', 'models', 'ai-text', BESIDE)
+    for name in ('card.json', 'ngram.weights.f16.gz'):
+        inputs[os.path.join(beside_dir, name)] = f'AI_TEXT_VERSION={BESIDE} training/v2/train.py'
+help_or_require(__doc__, inputs)
 SCORE_DIRS = [os.path.join(os.path.dirname(p), 'scores') for p in paths]
 h = {}
 for path in paths:
@@ -31,7 +44,6 @@ for path in paths:
         else:
             h[k] = v
 MIN = 50
-TARGETS = [0.01, 0.005, 0.002, 0.001]
 ROWS = [json.loads(line) for line in open(os.path.join(HERE, '..', 'out', 'v2', 'rows.jsonl'))]
 SPLIT = np.array([r['split'] for r in ROWS])
 LABEL = np.array([r['label'] for r in ROWS])
@@ -39,44 +51,8 @@ DOMAIN = np.array([r['domain'] for r in ROWS])
 FAMILY = np.array([r['family'] for r in ROWS])
 
 
-def cp_threshold(v, target, confidence=0.95):
-    v = np.sort(v)
-    n, j = len(v), -1
-    while binom.cdf(j + 1, n, target) <= 1 - confidence:
-        j += 1
-    return float(v[-1] if j < 0 else v[n - 1 - j])
-
-
-BUCKETS = [0, 300, 600, 1200, 2400]  # the profile's length buckets (src/calibration/calibrateThresholds.ts)
 CHARS = np.array([r['chars'] for r in ROWS])
-BUCKET = np.searchsorted(BUCKETS, CHARS, side='right') - 1
-
-
-def bucket_thresholds(s, cal, t):
-    """Per length bucket the Clopper-Pearson threshold of the calib human documents of that length; a bucket with
-    too few for the target takes the nearest calibrated bucket's (whole documents only: the profile also scores the
-    leading parts of longer texts, so it has more texts per bucket)."""
-    need = int(np.ceil(np.log(0.05) / np.log(1 - t)))
-    thr = [cp_threshold(s[cal & (BUCKET == k)], t) if np.sum(cal & (BUCKET == k)) >= need else None
-           for k in range(len(BUCKETS))]
-    done = [k for k, v in enumerate(thr) if v is not None]
-    if not done:
-        return np.full(len(BUCKETS), cp_threshold(s[cal], t))
-    return np.array([v if v is not None else thr[min(done, key=lambda j: abs(j - k))] for k, v in enumerate(thr)])
-
-
-def shipped_rule(s, out):
-    """3.0.0's shipped rule (training/v3/calibrate.mjs) on whole documents: the largest target whose per-length
-    thresholds, set on the calib human texts outside the slice, keep every calib human domain with >= 25 texts at
-    <= 1% flagged. Returns each row's threshold."""
-    cal = (SPLIT == 'calib') & (LABEL == 0) & ~out
-    for t in TARGETS:
-        thr = bucket_thresholds(s, cal, t)[BUCKET]
-        worst = max(np.mean(s[cal & (DOMAIN == d)] > thr[cal & (DOMAIN == d)])
-                    for d in set(DOMAIN[cal]) if np.sum(cal & (DOMAIN == d)) >= 25)
-        if worst <= 0.01:
-            break
-    return thr, t
+BUCKET = length_buckets(CHARS)
 
 
 def rethreshold(kind, name, r, score_dirs):
@@ -89,7 +65,8 @@ def rethreshold(kind, name, r, score_dirs):
     s = np.load(f).astype(np.float64)
     col = FAMILY if key == 'family' else DOMAIN
     out = np.isin(col, list(members))
-    thr, t = shipped_rule(s, out)
+    # 3.0.0's shipped rule on the calib human texts outside the slice.
+    thr, t = shipped_rule(s, (SPLIT == 'calib') & (LABEL == 0) & ~out, DOMAIN, BUCKET)
     test = SPLIT == 'test'
     ai = test & (LABEL == 1) & out
     hum = test & (LABEL == 0) & np.isin(DOMAIN, list(members))
@@ -113,7 +90,6 @@ def shipped_scores(version):
     return s, thr
 
 
-BESIDE = '3.0.0' if VERSION != '3.0.0' else None
 B_S, B_THR = shipped_scores(BESIDE) if BESIDE else (None, None)
 
 

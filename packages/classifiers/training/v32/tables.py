@@ -4,8 +4,8 @@ the same test texts beside.
 
 Usage: /usr/bin/python3 packages/classifiers/training/v32/tables.py [heldout.json ...]
 Per slice: a 3.2.0 model fitted on the train split without the slice; its thresholds set on the calib split's human
-texts outside the slice by two rules, on whole documents: 3.0.0's shipped rule (training/v3/tables.py: per length
-bucket the largest pooled Clopper-Pearson target of 1% / 0.5% / 0.2% / 0.1% keeping every calib human domain at
+texts outside the slice by two rules, on whole documents: 3.0.0's shipped rule (training/length_thresholds.py: per
+length bucket the largest pooled Clopper-Pearson target of 1% / 0.5% / 0.2% / 0.1% keeping every calib human domain at
 <= 1%) and 3.2.0's (training/v32/calibrate.mjs: pooled Clopper-Pearson at 0.5%, raised per bucket to every calib
 human domain's split-conformal 0.5% quantile). TPR of the slice's AI test texts and FPR of the left-out domain's
 human test texts at each.
@@ -15,10 +15,19 @@ import os
 import sys
 
 import numpy as np
-from scipy.stats import binom
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.append(os.path.join(HERE, '..'))
+from length_thresholds import BUCKETS, bucket_thresholds, help_or_require, length_buckets, shipped_rule  # noqa: E402
+
 paths = sys.argv[1:] or [os.path.join(HERE, '..', 'out', 'v32', 'heldout.json')]
+V3_CARD = os.path.join(HERE, '..', '..', '..', 'models-extra', 'models', 'ai-text', '3.0.0', 'card.json')
+# What this script reads, checked before anything is read (-h / --help prints the usage above instead).
+inputs = {p: 'training/v32/train.py --heldout' for p in paths}
+ROWS_FILE = os.path.join(HERE, '..', 'out', 'v2', 'rows.jsonl')
+inputs[ROWS_FILE] = 'training/v2/dump-ngrams.mjs (after corpus/build_corpus.py)'
+inputs[V3_CARD] = 'AI_TEXT_VERSION=3.0.0 training/v2/train.py, then training/v3/card.py'
+help_or_require(__doc__, inputs)
 SCORE_DIRS = [os.path.join(os.path.dirname(p), 'scores') for p in paths]
 h = {}
 for path in paths:
@@ -27,55 +36,27 @@ for path in paths:
             h[k].update(v)
         else:
             h[k] = v
-V3 = json.load(open(os.path.join(HERE, '..', '..', '..', 'models-extra', 'models', 'ai-text', '3.0.0', 'card.json')))
-V3 = V3['metrics']['held_out']
+V3 = json.load(open(V3_CARD))['metrics']['held_out']
 # AI_TEXT_TABLE_NAME: the column name of the model whose held-out file this is (3.2.0's method by default).
 NAME = os.environ.get('AI_TEXT_TABLE_NAME', '3.2.0')
 MIN = 50
-TARGETS = [0.01, 0.005, 0.002, 0.001]
 POOLED, DOMAIN_TARGET, MIN_DOMAIN = 0.005, 0.005, 25
-ROWS = [json.loads(line) for line in open(os.path.join(HERE, '..', 'out', 'v2', 'rows.jsonl'))]
+ROWS = [json.loads(line) for line in open(ROWS_FILE)]
 SPLIT = np.array([r['split'] for r in ROWS])
 LABEL = np.array([r['label'] for r in ROWS])
 DOMAIN = np.array([r['domain'] for r in ROWS])
 FAMILY = np.array([r['family'] for r in ROWS])
-BUCKETS = [0, 300, 600, 1200, 2400]
 CHARS = np.array([r['chars'] for r in ROWS])
-BUCKET = np.searchsorted(BUCKETS, CHARS, side='right') - 1
-
-
-def cp_threshold(v, target, confidence=0.95):
-    v = np.sort(v)
-    n, j = len(v), -1
-    while binom.cdf(j + 1, n, target) <= 1 - confidence:
-        j += 1
-    return float(v[-1] if j < 0 else v[n - 1 - j])
-
-
-def pooled_thresholds(s, cal, t):
-    need = int(np.ceil(np.log(0.05) / np.log(1 - t)))
-    thr = [cp_threshold(s[cal & (BUCKET == k)], t) if np.sum(cal & (BUCKET == k)) >= need else None
-           for k in range(len(BUCKETS))]
-    done = [k for k, v in enumerate(thr) if v is not None]
-    if not done:
-        return np.full(len(BUCKETS), cp_threshold(s[cal], t))
-    return np.array([v if v is not None else thr[min(done, key=lambda j: abs(j - k))] for k, v in enumerate(thr)])
+BUCKET = length_buckets(CHARS)
 
 
 def rule_30(s, out):
-    cal = (SPLIT == 'calib') & (LABEL == 0) & ~out
-    for t in TARGETS:
-        thr = pooled_thresholds(s, cal, t)[BUCKET]
-        worst = max(np.mean(s[cal & (DOMAIN == d)] > thr[cal & (DOMAIN == d)])
-                    for d in set(DOMAIN[cal]) if np.sum(cal & (DOMAIN == d)) >= 25)
-        if worst <= 0.01:
-            break
-    return thr
+    return shipped_rule(s, (SPLIT == 'calib') & (LABEL == 0) & ~out, DOMAIN, BUCKET)[0]
 
 
 def rule_32(s, out):
     cal = (SPLIT == 'calib') & (LABEL == 0) & ~out
-    thr = pooled_thresholds(s, cal, POOLED)
+    thr = bucket_thresholds(s, cal, POOLED, BUCKET)
     for k in range(len(BUCKETS)):
         for d in set(DOMAIN[cal & (BUCKET == k)]):
             v = np.sort(s[cal & (BUCKET == k) & (DOMAIN == d)])

@@ -32,7 +32,17 @@ export interface WatermarkMatch {
 
 /** What the pixel decoder found: every payload's best convention, and those over the threshold. */
 export interface InvisibleWatermarkResult {
+  /**
+   * Per payload, the convention whose reading is least likely by chance (lowest `chanceProbability`, then most bits
+   * matched, then the first convention). A reading whose bits are all, or all but two, equal carries no mark and has
+   * chance 1, so it is best only when no convention reads better. That is the rule on large photos without a mark:
+   * each payload bit averages thousands of block votes, whose rate sits below the fold's 127/255 on natural images
+   * (a low-chroma U plane gives coefficients near 2 x 128 = 256, 4 mod 36, in 8 bits and near 1 in float32: both vote
+   * 0), so every bit folds to 0 and each payload reads as its count of zeros (sd1 68/136, sd2 19/32, sdxl 21/48, flux
+   * 18/46) at chance 1, the same for every such photo (`test/watermark.test.ts`, the 12 MP camera photos).
+   */
   best: WatermarkMatch[];
+  /** The best readings with `chanceProbability` at most the threshold: what counts as a decoded mark. */
   detections: WatermarkMatch[];
 }
 
@@ -75,12 +85,20 @@ export function decodeInvisibleWatermark(
         totalBits: bits.length,
         chanceProbability: constant ? 1 : binomialTail(bits.length, matched),
       };
+      // Ranked by chance, not by bits matched: a constant reading (chance 1) may match more bits than an informative
+      // one (it matches the payload's count of zeros or ones) but says nothing, so it must not stand for the payload.
       const previous = best.get(payload.id);
-      if (!previous || match.matchedBits > previous.matchedBits) best.set(payload.id, match);
+      if (!previous || moreTelling(match, previous)) best.set(payload.id, match);
     }
   }
   const all = [...best.values()];
   return { best: all, detections: all.filter((m) => m.chanceProbability <= threshold) };
+}
+
+/** Whether `a` is less likely by chance than `b`, or as likely with more bits matched (ties keep the earlier). */
+function moreTelling(a: WatermarkMatch, b: WatermarkMatch): boolean {
+  if (a.chanceProbability !== b.chanceProbability) return a.chanceProbability < b.chanceProbability;
+  return a.matchedBits > b.matchedBits;
 }
 
 /** P(X >= k) for X ~ Binomial(n, 1/2), exact in log space. */
