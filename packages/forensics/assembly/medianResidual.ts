@@ -55,20 +55,22 @@ export function candidatesAt(): usize {
 }
 
 /**
- * Starts a band: the candidates' histogram (0x8000 counts) at `counts`, cleared, and the number of the band's largest
- * values they must hold (0: all residuals).
+ * Starts a band: the candidates' histogram (0x8000 counts) at `counts`, cleared, the number of the band's largest
+ * values they must hold (0: all residuals) and the threshold bin to start from (`from`, 0 to collect from the first
+ * value; the caller's estimate, which holds only if at least `largest` of the band's values are in it or above).
  */
-export function begin(counts: usize, largest: u32): void {
+export function begin(counts: usize, largest: u32, from: i32): void {
   histogram = counts;
   memory.fill(counts, 0, BINS << 2);
   keep = largest;
-  threshold = 0;
+  threshold = from;
   above = 0;
 }
 
 /**
  * The threshold bin at the end of the band: every residual of this bin or above is a candidate and counted in the
- * histogram, and the band's keep-th largest value is in it or above (0 when fewer than keep values were counted).
+ * histogram, and the band's keep-th largest value is in it or above when the histogram counts at least keep values
+ * from it up (else the start bin given to `begin` was above the band's keep-th largest).
  */
 export function thresholdBin(): i32 {
   return threshold;

@@ -5,7 +5,7 @@ import { decodeImage, medianResidualMap } from '../src/index.js';
 import { lumaBytes, studioLuma } from '../src/internal/luma.js';
 import { float32Largest, float32LargestNonNegative } from '../src/internal/stats.js';
 import { medianResidualSweep, type ResidualSweep } from '../src/internal/medianResidualSweep.js';
-import { wasmSweepCalls } from '../src/internal/medianResidualWasm.js';
+import { SAMPLE_STEP, wasmSweepCalls } from '../src/internal/medianResidualWasm.js';
 import { wasmModule } from '../src/internal/wasm.js';
 import type { PixelBuffer } from '../src/types.js';
 import { datasetDir } from './datasets.js';
@@ -163,10 +163,36 @@ describe.skipIf(MODULES_OFF)('median residual sweep in WebAssembly', () => {
         }
       }
     }
-    // At the display quantile of a large image, far fewer candidates than values.
+    // At the display quantile of a large image, far fewer candidates than values: from the sampled rows' threshold on,
+    // about twice the largest values kept (4200), where a threshold rising from 0 collects about 4200 (1 + ln 200).
     const big = randomImage(1200, 700, 3, 9);
     const sweep = webAssembly(() => medianResidualSweep(big, 1200, 700, 16, 0, 700, undefined, 4200))!;
-    expect(sweep.candidates!.length).toBeLessThan(0.05 * 1200 * 700);
+    expect(sweep.candidates!.length).toBeLessThan(3 * 4200);
+    expect(sweep.highFrom).toBeGreaterThan(0);
+  });
+
+  it('counts the whole residual when the sampled rows overstate the band\'s largest values', () => {
+    // Grey 100 but for noise on the rows the threshold's sample reads (every SAMPLE_STEP-th, from SAMPLE_STEP / 2):
+    // only those rows have residuals (a window holds at most three noisy samples), so the sample's share of the
+    // largest starts the threshold above the band's 3200th largest value.
+    const width = 200, height = 20 * SAMPLE_STEP, keep = 3200;
+    const random = rng(41);
+    const data = new Uint8Array(width * height).fill(100);
+    for (let y = SAMPLE_STEP >> 1; y < height; y += SAMPLE_STEP) for (let x = 0; x < width; x++) data[y * width + x] = Math.floor(random() * 256);
+    const image = { data, width, height, channels: 1 };
+    const sweep = webAssembly(() => medianResidualSweep(image, width, height, 16, 0, height, undefined, keep))!;
+    const reference = withModulesOff(() => medianResidualSweep(image, width, height, 16, 0, height))!;
+    expect(sweep.candidates).toBeUndefined();
+    expect(sweep.highFrom).toBe(0);
+    expectSameSweep(sweep, reference);
+    const largest = float32LargestNonNegative(sweep.residual, sweep.high, keep);
+    expect(firstDifference(float32Bits(largest.sort()), float32Bits(float32Largest(reference.residual, keep)!.sort()))).toBe(-1);
+    // The whole map the same as on the JavaScript path (display range from the largest values included).
+    const expected = withModulesOff(() => medianResidualMap(image));
+    const actual = webAssembly(() => medianResidualMap(image));
+    expect(actual.stats).toEqual(expected.stats);
+    expect(actual.maps.map((m) => m.displayRange)).toEqual(expected.maps.map((m) => m.displayRange));
+    expect(firstDifference(float32Bits(actual.maps[0]!.data), float32Bits(expected.maps[0]!.data))).toBe(-1);
   });
 
   it('gives medianResidualMap the same result on a camera photo', async () => {
