@@ -1,4 +1,4 @@
-import { createWordScan, reserveWordScan, scanWords } from '@content-analysis/credits';
+import { createWordScan, isSpaceCode, reserveWordScan, scanWords } from '@content-analysis/credits';
 import type { WordScan } from '@content-analysis/credits';
 import type { Vocabulary } from './vocabulary.js';
 
@@ -65,10 +65,14 @@ export function tokenize(text: string, vocabulary: Vocabulary): TokenizedText {
 }
 
 /**
- * The lines of the first text (cut at '\n') whose words depend on the line alone: lines with a word, at least
- * MIN_REUSED_LINE long, that no piece given to the segmenter touches. Such a line holds only ASCII between its
- * white space, so the segmenter's extension of a piece over white space (which goes on only into text that is not
- * ASCII) cannot enter it from the line before, and the ASCII scanner starts afresh after the '\n' before it.
+ * The lines of the first text (cut at '\n') whose words depend on the line alone (and, for some, on the text right
+ * after it): lines with a word, at least MIN_REUSED_LINE long, where every piece given to the segmenter lies
+ * inside the line. The ASCII scanner starts afresh after the '\n' before a line, and a piece starts at the white
+ * space before its first non-ASCII unit, so the pieces of such a line start where they would in any text holding
+ * the line. A piece ends where the next run of non-space text holds no code unit that is not ASCII (or at a length
+ * limit): within the line when a run follows it there (what follows the line cannot change that), while the last
+ * piece of a line (`tailPiece`) stopped on the text after the line, and the line may be taken only where a text
+ * goes on the same way (`stopsTailPiece`). Lines without pieces (`plain`) hold only ASCII between their white space.
  * Line k spans `[start[k], end[k])` and holds words `[firstWord[k], endWord[k])`; lines are found by length.
  */
 class ReusableLines {
@@ -76,6 +80,10 @@ class ReusableLines {
   end: number[] = [];
   firstWord: number[] = [];
   endWord: number[] = [];
+  /** Whether no piece given to the segmenter touches the line. */
+  plain: boolean[] = [];
+  /** Whether the last piece of the line has only white space after it in the line. */
+  tailPiece: boolean[] = [];
   /** First line of each length, and the next line of the same length after each line (-1: none). */
   private byLength = new Map<number, number>();
   private sameLength: number[] = [];
@@ -91,13 +99,21 @@ class ReusableLines {
       const firstWord = word;
       while (word < count && spans[2 * word]! < end) word++;
       while (piece < segmented.length && segmented[piece + 1]! <= start) piece += 2;
-      const touched = piece < segmented.length && segmented[piece]! < end;
-      if (!touched && word > firstWord && end - start >= MIN_REUSED_LINE) {
+      // The pieces that overlap the line: each must lie inside it.
+      let inside = true;
+      let lastEnd = -1;
+      for (let p = piece; inside && p < segmented.length && segmented[p]! < end; p += 2) {
+        inside = segmented[p]! >= start && segmented[p + 1]! <= end;
+        lastEnd = segmented[p + 1]!;
+      }
+      if (inside && word > firstWord && end - start >= MIN_REUSED_LINE) {
         const k = this.start.length;
         this.start.push(start);
         this.end.push(end);
         this.firstWord.push(firstWord);
         this.endWord.push(word);
+        this.plain.push(lastEnd === -1);
+        this.tailPiece.push(lastEnd !== -1 && !hasNonSpace(text, lastEnd, end));
         this.sameLength.push(-1);
         const last = lastOfLength.get(end - start);
         if (last === undefined) this.byLength.set(end - start, k);
@@ -131,6 +147,56 @@ class ReusableLines {
     }
     return -1;
   }
+}
+
+/** Whether `text[from, to)` holds a code unit that is not white space. */
+function hasNonSpace(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (!isSpaceCode(text.charCodeAt(i))) return true;
+  return false;
+}
+
+/**
+ * Whether a piece given to the segmenter that ends at `at` (white space or the end of `text`) stops there: the next
+ * run of non-space text after `at` holds only ASCII, or there is none (as `segmentPiece` decides, leaving out its
+ * length limit, so a piece that stopped on that limit alone is not known to stop).
+ */
+function stopsTailPiece(text: string, at: number): boolean {
+  let i = at;
+  while (i < text.length && isSpaceCode(text.charCodeAt(i))) i++;
+  for (; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 128) {
+      if (isSpaceCode(code)) return true;
+      return false;
+    }
+    if (isSpaceCode(code)) return true;
+  }
+  return true;
+}
+
+/**
+ * Where the words of `second[start, end)` (an edited line) that `first[lineStart, lineEnd)` (a plain line: ASCII
+ * between white space) has too stop and start again: `prefixEnd`, the last white space inside the code units both
+ * lines start with, and `suffixStart`, the first white space inside those both end with (-1: none). A word before
+ * `prefixEnd` or after `suffixStart` depends on that stretch alone, as cut by the ASCII scanner, which looks one
+ * code unit beyond a word, never over white space. Undefined when the shared ends are short.
+ */
+function sharedEnds(
+  first: string, lineStart: number, lineEnd: number, second: string, start: number, end: number,
+): { prefixEnd: number; suffixStart: number } | undefined {
+  const most = Math.min(lineEnd - lineStart, end - start);
+  let prefix = 0;
+  while (prefix < most && first.charCodeAt(lineStart + prefix) === second.charCodeAt(start + prefix)) prefix++;
+  let suffix = 0;
+  while (suffix < most - prefix && first.charCodeAt(lineEnd - 1 - suffix) === second.charCodeAt(end - 1 - suffix)) suffix++;
+  if (prefix + suffix < MIN_REUSED_LINE) return undefined;
+  let prefixEnd = start + prefix - 1;
+  while (prefixEnd >= start && !isSpaceCode(second.charCodeAt(prefixEnd))) prefixEnd--;
+  if (prefixEnd < start) prefixEnd = -1;
+  let suffixStart = end - suffix;
+  while (suffixStart < end && !isSpaceCode(second.charCodeAt(suffixStart))) suffixStart++;
+  if (suffixStart === end) suffixStart = -1;
+  return prefixEnd === -1 && suffixStart === -1 ? undefined : { prefixEnd, suffixStart };
 }
 
 /** Lines of the same length compared with a line of the second text at most (repetitive text has many). */
@@ -178,8 +244,13 @@ export function tokenizePair(first: string, second: string, vocabulary: Vocabula
   for (let start = 0; start < second.length && lines.size > 0 && misses <= 2 * hits + MAX_MISSES;) {
     let end = second.indexOf('\n', start);
     if (end === -1) end = second.length;
-    const k = end - start >= MIN_REUSED_LINE && start > scanned ? lines.find(second, start, end, guess) : -1;
-    if (k === -1 && end - start >= MIN_REUSED_LINE) misses++;
+    if (end - start < MIN_REUSED_LINE) {
+      start = end + 1;
+      continue;
+    }
+    let k = start > scanned ? lines.find(second, start, end, guess) : -1;
+    // The line's last piece must stop where it stopped in the first text.
+    if (k !== -1 && lines.tailPiece[k] && !stopsTailPiece(second, end)) k = -1;
     if (k !== -1) {
       hits++;
       // The text before the line ends with the '\n' at start - 1.
@@ -193,9 +264,62 @@ export function tokenizePair(first: string, second: string, vocabulary: Vocabula
         scanned = end;
         guess = k + 1;
       } else {
-        // A piece given to the segmenter reached into the line (never seen: see ReusableLines); go on after it.
+        // A piece given to the segmenter reached into the line from the text before it; go on after it.
         pending = scanned;
       }
+      start = end + 1;
+      continue;
+    }
+    // An edited line: the words of its start and end that the line expected here (`guess`) has too.
+    const ends = start > scanned && guess < lines.size && lines.plain[guess]
+      ? sharedEnds(first, lines.start[guess]!, lines.end[guess]!, second, start, end)
+      : undefined;
+    if (ends === undefined) {
+      misses++;
+      start = end + 1;
+      continue;
+    }
+    hits++;
+    if (pending < start - 1) {
+      scanned = scanWords(second, scanB, pending, start - 1);
+      pending = scanned;
+    }
+    if (scanned < start) {
+      const lineStart = lines.start[guess]!;
+      const firstWord = lines.firstWord[guess]!;
+      const endWord = lines.endWord[guess]!;
+      if (ends.prefixEnd !== -1) {
+        // The words of the first line that end before the white space at prefixEnd (shifted to the first text).
+        const limit = ends.prefixEnd - start + lineStart;
+        let w = firstWord;
+        while (w < endWord && a.spans[2 * w + 1]! <= limit) w++;
+        if (w > firstWord) {
+          taken.push(scanB.count, firstWord, w - firstWord);
+          appendShifted(scanB, a.spans, firstWord, w, start - lineStart);
+        }
+        pending = ends.prefixEnd;
+      } else if (pending < start) pending = start;
+      scanned = pending;
+      if (ends.suffixStart !== -1) {
+        scanned = scanWords(second, scanB, pending, ends.suffixStart);
+        pending = scanned;
+        if (scanned === ends.suffixStart) {
+          // The words of the first line that start after the white space at suffixStart (shifted likewise).
+          const shift = end - lines.end[guess]!;
+          const limit = ends.suffixStart - shift;
+          let w = endWord;
+          while (w > firstWord && a.spans[2 * (w - 1)]! > limit) w--;
+          if (w < endWord) {
+            taken.push(scanB.count, w, endWord - w);
+            appendShifted(scanB, a.spans, w, endWord, shift);
+          }
+          pending = end;
+          scanned = end;
+        }
+      }
+      guess++;
+    } else {
+      pending = scanned;
     }
     start = end + 1;
   }
