@@ -15,6 +15,27 @@ export interface AnchorScratch {
   nextA: Int32Array;
 }
 
+/** A scratch handed back by `giveBackAnchorScratch`, for the next alignment. */
+let spareScratch: AnchorScratch | undefined;
+
+/**
+ * A scratch for ids below `idLimit` and an a side of `aLength` words: the one given back last when it is large
+ * enough (a comparison aligns several times; fresh arrays cost more than the alignment of a lightly edited pair's
+ * largest region), else a new one.
+ */
+export function takeAnchorScratch(idLimit: number, aLength: number): AnchorScratch {
+  const spare = spareScratch;
+  spareScratch = undefined;
+  if (spare !== undefined && spare.countA.length >= idLimit && spare.nextA.length >= aLength) return spare;
+  return createAnchorScratch(idLimit + (idLimit >>> 3), aLength + (aLength >>> 3));
+}
+
+/** Keeps `scratch` for the next `takeAnchorScratch`: its counts must be zero and `headA` -1 again, as they are
+ * after `uniqueAnchors` and `histogramAnchor`. */
+export function giveBackAnchorScratch(scratch: AnchorScratch): void {
+  spareScratch = scratch;
+}
+
 export function createAnchorScratch(idLimit: number, aLength: number): AnchorScratch {
   return {
     countA: new Int32Array(idLimit),
