@@ -1,5 +1,6 @@
 import { createWordScan, isSpaceCode, reserveWordScan, scanWords } from '@content-analysis/credits';
 import type { WordScan } from '@content-analysis/credits';
+import { codeUnits } from './codeUnits.js';
 import type { Vocabulary } from './vocabulary.js';
 
 /** One text cut into words. */
@@ -71,7 +72,7 @@ function ids(
 ): TokenizedText {
   const raws = allocate(scan.count);
   const keys = allocate(scan.count);
-  vocabulary.readWords(text, scan.spans, scan.hashes, 0, scan.count, raws, keys);
+  vocabulary.readWords(text, codeUnits(text), scan.spans, scan.hashes, 0, scan.count, raws, keys);
   return { text, spans: scan.spans.subarray(0, 2 * scan.count), keys, raws };
 }
 
@@ -102,13 +103,16 @@ class ReusableLines {
   plain: boolean[] = [];
   /** Whether the last piece of the line has only white space after it in the line. */
   tailPiece: boolean[] = [];
-  /** First line of each length, and the next line of the same length after each line (-1: none). */
-  private byLength = new Map<number, number>();
-  private sameLength: number[] = [];
+  /**
+   * First line of each bucket of lengths (length & BUCKET_MASK), and the next line of the same bucket after each
+   * line (-1: none): typed arrays rather than a Map from length to line, which cost about 1% of a comparison.
+   */
+  private byLength = new Int32Array(BUCKET_MASK + 1).fill(-1);
+  private sameBucket: number[] = [];
 
   constructor(readonly text: string, scan: WordScan) {
     const { spans, count, segmented } = scan;
-    const lastOfLength = new Map<number, number>();
+    const lastOfBucket = new Int32Array(BUCKET_MASK + 1);
     let word = 0;
     let piece = 0;
     for (let start = 0; start < text.length;) {
@@ -132,11 +136,11 @@ class ReusableLines {
         this.endWord.push(word);
         this.plain.push(lastEnd === -1);
         this.tailPiece.push(lastEnd !== -1 && !hasNonSpace(text, lastEnd, end));
-        this.sameLength.push(-1);
-        const last = lastOfLength.get(end - start);
-        if (last === undefined) this.byLength.set(end - start, k);
-        else this.sameLength[last] = k;
-        lastOfLength.set(end - start, k);
+        this.sameBucket.push(-1);
+        const bucket = (end - start) & BUCKET_MASK;
+        if (this.byLength[bucket] === -1) this.byLength[bucket] = k;
+        else this.sameBucket[lastOfBucket[bucket]!] = k;
+        lastOfBucket[bucket] = k;
       }
       start = end + 1;
     }
@@ -157,8 +161,10 @@ class ReusableLines {
       line = other.slice(start, end);
       if (this.text.slice(this.start[guess], this.end[guess]) === line) return guess;
     }
-    let k = this.byLength.get(length) ?? -1;
-    for (let tries = 0; k !== -1 && tries < MAX_CANDIDATES; tries++, k = this.sameLength[k]!) {
+    let k = this.byLength[length & BUCKET_MASK]!;
+    for (let tries = 0; k !== -1 && tries < MAX_CANDIDATES; k = this.sameBucket[k]!) {
+      if (this.end[k]! - this.start[k]! !== length) continue;
+      tries++;
       if (k === guess) continue;
       line ??= other.slice(start, end);
       if (this.text.slice(this.start[k], this.end[k]) === line) return k;
@@ -216,6 +222,9 @@ function sharedEnds(
   if (suffixStart === end) suffixStart = -1;
   return prefixEnd === -1 && suffixStart === -1 ? undefined : { prefixEnd, suffixStart };
 }
+
+/** Lines are indexed by their length modulo BUCKET_MASK + 1. */
+const BUCKET_MASK = 1023;
 
 /** Lines of the same length compared with a line of the second text at most (repetitive text has many). */
 const MAX_CANDIDATES = 8;
@@ -345,15 +354,17 @@ export function tokenizePair(first: string, second: string, vocabulary: Vocabula
   if (pending < second.length) scanWords(second, scanB, pending, second.length);
 
   const count = scanB.count;
+  const units = codeUnits(second);
   const raws = takeIds(count);
   const keys = takeIds(count);
-  const copiedWithPrevious = takeIds(count).fill(-1);
+  const copiedWithPrevious = takeIds(count);
   let word = 0;
   for (let t = 0; t < taken.length; t += 3) {
     const at = taken[t]!;
     const from = taken[t + 1]!;
     const length = taken[t + 2]!;
-    vocabulary.readWords(second, scanB.spans, scanB.hashes, word, at, raws, keys);
+    vocabulary.readWords(second, units, scanB.spans, scanB.hashes, word, at, raws, keys);
+    copiedWithPrevious.fill(-1, word, at + 1);
     // A loop, not set(subarray(...)): two views per line cost more than copying a line's few words.
     for (let i = 0; i < length; i++) {
       raws[at + i] = a.raws[from + i]!;
@@ -362,6 +373,7 @@ export function tokenizePair(first: string, second: string, vocabulary: Vocabula
     for (let i = 1; i < length; i++) copiedWithPrevious[at + i] = from + i;
     word = at + length;
   }
-  vocabulary.readWords(second, scanB.spans, scanB.hashes, word, count, raws, keys);
+  vocabulary.readWords(second, units, scanB.spans, scanB.hashes, word, count, raws, keys);
+  copiedWithPrevious.fill(-1, word, count);
   return [a, { text: second, spans: scanB.spans.subarray(0, 2 * count), keys, raws, copiedWithPrevious }];
 }
