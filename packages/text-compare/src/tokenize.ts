@@ -260,7 +260,8 @@ export function tokenizePair(first: string, second: string, vocabulary: Vocabula
   const lines = new ReusableLines(first, scanA);
 
   const scanB = takeScan(expectedWords(second.length));
-  // Triples [first word in b, first word in a, words] of the lines taken from the first text.
+  // Triples [first word in b, first word in a, words] of the lines taken from the first text (pushed one value at
+  // a time: a push of three values goes through a builtin call).
   const taken: number[] = [];
   // Text before `pending` has its words; text up to `scanned` has been read (-1: nothing yet).
   let pending = 0;
@@ -286,7 +287,9 @@ export function tokenizePair(first: string, second: string, vocabulary: Vocabula
       if (scanned < start) {
         const firstWord = lines.firstWord[k]!;
         const endWord = lines.endWord[k]!;
-        taken.push(scanB.count, firstWord, endWord - firstWord);
+        taken.push(scanB.count);
+        taken.push(firstWord);
+        taken.push(endWord - firstWord);
         appendShifted(scanB, a.spans, firstWord, endWord, start - lines.start[k]!);
         pending = end;
         scanned = end;
@@ -322,7 +325,9 @@ export function tokenizePair(first: string, second: string, vocabulary: Vocabula
         let w = firstWord;
         while (w < endWord && a.spans[2 * w + 1]! <= limit) w++;
         if (w > firstWord) {
-          taken.push(scanB.count, firstWord, w - firstWord);
+          taken.push(scanB.count);
+          taken.push(firstWord);
+          taken.push(w - firstWord);
           appendShifted(scanB, a.spans, firstWord, w, start - lineStart);
         }
         pending = ends.prefixEnd;
@@ -338,7 +343,9 @@ export function tokenizePair(first: string, second: string, vocabulary: Vocabula
           let w = endWord;
           while (w > firstWord && a.spans[2 * (w - 1)]! > limit) w--;
           if (w < endWord) {
-            taken.push(scanB.count, w, endWord - w);
+            taken.push(scanB.count);
+            taken.push(w);
+            taken.push(endWord - w);
             appendShifted(scanB, a.spans, w, endWord, shift);
           }
           pending = end;
