@@ -212,7 +212,9 @@ function sharedEnds(
   let prefix = 0;
   while (prefix < most && first.charCodeAt(lineStart + prefix) === second.charCodeAt(start + prefix)) prefix++;
   let suffix = 0;
-  while (suffix < most - prefix && first.charCodeAt(lineEnd - 1 - suffix) === second.charCodeAt(end - 1 - suffix)) suffix++;
+  while (suffix < most - prefix && first.charCodeAt(lineEnd - 1 - suffix) === second.charCodeAt(end - 1 - suffix)) {
+    suffix++;
+  }
   if (prefix + suffix < MIN_REUSED_LINE) return undefined;
   let prefixEnd = start + prefix - 1;
   while (prefixEnd >= start && !isSpaceCode(second.charCodeAt(prefixEnd))) prefixEnd--;

@@ -111,8 +111,9 @@ export class Vocabulary {
 
   /**
    * Reads words `from` to `to` (exclusive) of `text`, whose code units are `units` (`codeUnits(text)`): `spans` as
-   * `wordSpans` gives them, `hashes` their `wordHash` (as `scanWords` gives them); writes the raw id and the key id of word `w` to `raws[w]` and `keys[w]`. Ids are
-   * given in order of first occurrence over all the words read by this vocabulary.
+   * `wordSpans` gives them, `hashes` their `wordHash` (as `scanWords` gives them); writes the raw id and the key id
+   * of word `w` to `raws[w]` and `keys[w]`. Ids are given in order of first occurrence over all the words read by
+   * this vocabulary.
    */
   readWords(
     text: string, units: Uint16Array, spans: Uint32Array, hashes: Int32Array, from: number, to: number,

@@ -184,7 +184,8 @@ describe('tokenize against a Map-based reference', () => {
       'The na\u00efve plan\u2019s cost was never written down by anyone here.',
     ];
     const first = [...inner, 'A plain line between them, long enough to be taken.'].join('\r\n');
-    const second = ['New opening line that the first text does not have.', inner[1], inner[0], 'New last line.'].join('\r\n');
+    const opening = 'New opening line that the first text does not have.';
+    const second = [opening, inner[1], inner[0], 'New last line.'].join('\r\n');
     expectSameAsReference(first, second);
     // Both lines with pieces are taken whole: every word but the first of each is copied with the one before it.
     const [, b] = tokenizePair(first, second, new Vocabulary());
@@ -197,7 +198,8 @@ describe('tokenize against a Map-based reference', () => {
     const first = `${tail}\nand the next line is plain ASCII text.`;
     // After the line: plain text (the piece stops there too), text that is not ASCII (the piece would go on into
     // it, so the line is scanned), or nothing at all.
-    for (const after of ['\nplain words follow here as well.', '\n\u201cNot\u201d plain: the piece goes on', '', '\n\n\u00e9t\u00e9']) {
+    const afters = ['\nplain words follow here as well.', '\n\u201cNot\u201d plain: the piece goes on', '', '\n\n\u00e9t\u00e9'];
+    for (const after of afters) {
       const second = `Some other opening line of text here.\n${tail}${after}`;
       expectSameAsReference(first, second);
       const [, b] = tokenizePair(first, second, new Vocabulary());
@@ -236,18 +238,20 @@ describe('tokenize against a Map-based reference', () => {
         expectSameAsReference(first, second);
         const [, b] = tokenizePair(first, second, new Vocabulary());
         const linked = (text: string): number => Math.max(0, wordSpans(text).length / 2 - 1);
-        expect(copiedCount(b), edited).toBe(linked(opening) + linked(closing) + sharedEndWords(line + eol, edited + eol));
+        const shared = sharedEndWords(line + eol, edited + eol);
+        expect(copiedCount(b), edited).toBe(linked(opening) + linked(closing) + shared);
       }
     }
   });
 
   it('leaves the start and end of an edited line to the scanner when the line it replaces has segmenter pieces', () => {
-    const first = 'Opening line of the text, shared by both.\nThe caf\u00e9 on the corner opened at nine on Monday morning.';
-    const second = 'Opening line of the text, shared by both.\nThe caf\u00e9 on the corner opened at ten on Monday morning.';
+    const opening = 'Opening line of the text, shared by both.';
+    const first = `${opening}\nThe caf\u00e9 on the corner opened at nine on Monday morning.`;
+    const second = `${opening}\nThe caf\u00e9 on the corner opened at ten on Monday morning.`;
     expectSameAsReference(first, second);
     const [, b] = tokenizePair(first, second, new Vocabulary());
     // The first line only: the second differs from a line with pieces, whose start and end are scanned again.
-    expect(copiedCount(b)).toBe(wordSpans('Opening line of the text, shared by both.').length / 2 - 1);
+    expect(copiedCount(b)).toBe(wordSpans(opening).length / 2 - 1);
   });
 
   it('agrees when the tables start small and grow many times', () => {
