@@ -1,6 +1,7 @@
 export { billedWords, countWords, LONG_WORD, wordSpans } from './words.js';
 export { createWordScan, reserveWordScan, scanWords, wordCodeHash } from './scanWords.js';
 export type { WordScan } from './scanWords.js';
+export { isSpaceCode } from './wordClasses.js';
 export {
   aiTextCredits, CREDIT_COSTS, creditsForWords, factCheckCredits, NEW_ACCOUNT_CREDITS, plagiarismCredits,
   textCompareCredits,

@@ -1,5 +1,5 @@
-import { createAnchorScratch, histogramAnchor, uniqueAnchors } from './findAnchors.js';
-import { createLcsScratch, lcsLength } from './lcsLength.js';
+import { giveBackAnchorScratch, histogramAnchor, takeAnchorScratch, uniqueAnchors } from './findAnchors.js';
+import { giveBackLcsScratch, lcsLength, takeLcsScratch } from './lcsLength.js';
 import { myersDiff } from './myersDiff.js';
 import { sortRuns } from './sortRuns.js';
 
@@ -43,9 +43,9 @@ const MAX_TERMINAL_EDITS = 2_000;
  */
 export function alignSequences(a: Int32Array, b: Int32Array, idLimit: number, settings: AlignSettings): Int32Array {
   const k = settings.minAnchorWords;
-  const scratch = createAnchorScratch(idLimit, a.length);
+  const scratch = takeAnchorScratch(idLimit, a.length);
   // Only the exact diff, which `anchorsOnly` never runs, needs the LCS gate.
-  const lcsScratch = settings.lcsGate === false || settings.anchorsOnly ? undefined : createLcsScratch(idLimit);
+  const lcsScratch = settings.lcsGate === false || settings.anchorsOnly ? undefined : takeLcsScratch(idLimit);
   const found: number[] = [];
   const stack: number[] = [0, a.length, 0, b.length];
   let sharedCost = SHARED_TERMINAL_COST;
@@ -108,5 +108,8 @@ export function alignSequences(a: Int32Array, b: Int32Array, idLimit: number, se
     const spent = (n + m) * (runs === null ? budget : n + m - 2 * kept);
     if (spent > TERMINAL_COST) sharedCost = Math.max(0, sharedCost - spent);
   }
+  // Handed back only after a run that finished: the scratch is clean again then.
+  giveBackAnchorScratch(scratch);
+  if (lcsScratch !== undefined) giveBackLcsScratch(lcsScratch);
   return sortRuns(found);
 }

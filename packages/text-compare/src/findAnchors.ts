@@ -13,6 +13,30 @@ export interface AnchorScratch {
   posB: Int32Array;
   headA: Int32Array;
   nextA: Int32Array;
+  /** The Fenwick trees of `heaviestChain`, grown as needed and cleared by it before use. */
+  treeWeight: Float64Array;
+  treeRun: Int32Array;
+}
+
+/** A scratch handed back by `giveBackAnchorScratch`, for the next alignment. */
+let spareScratch: AnchorScratch | undefined;
+
+/**
+ * A scratch for ids below `idLimit` and an a side of `aLength` words: the one given back last when it is large
+ * enough (a comparison aligns several times; fresh arrays cost more than the alignment of a lightly edited pair's
+ * largest region), else a new one.
+ */
+export function takeAnchorScratch(idLimit: number, aLength: number): AnchorScratch {
+  const spare = spareScratch;
+  spareScratch = undefined;
+  if (spare !== undefined && spare.countA.length >= idLimit && spare.nextA.length >= aLength) return spare;
+  return createAnchorScratch(idLimit + (idLimit >>> 3), aLength + (aLength >>> 3));
+}
+
+/** Keeps `scratch` for the next `takeAnchorScratch`: its counts must be zero and `headA` -1 again, as they are
+ * after `uniqueAnchors` and `histogramAnchor`. */
+export function giveBackAnchorScratch(scratch: AnchorScratch): void {
+  spareScratch = scratch;
 }
 
 export function createAnchorScratch(idLimit: number, aLength: number): AnchorScratch {
@@ -22,6 +46,8 @@ export function createAnchorScratch(idLimit: number, aLength: number): AnchorScr
     posB: new Int32Array(idLimit),
     headA: new Int32Array(idLimit).fill(-1),
     nextA: new Int32Array(aLength),
+    treeWeight: new Float64Array(0),
+    treeRun: new Int32Array(0),
   };
 }
 
@@ -42,7 +68,7 @@ export function uniqueAnchors(
   const runs = uniqueRuns(a, a0, a1, b, b0, b1, minRun, countA, countB, posB);
   clearCounts(a, a0, a1, countA);
   clearCounts(b, b0, b1, countB);
-  return runs.length === 0 ? runs : heaviestChain(runs, b0, b1);
+  return runs.length === 0 ? runs : heaviestChain(runs, b0, b1, scratch);
 }
 
 // The loops of `uniqueAnchors` are functions of their own: V8 compiles a long loop on its own (on-stack
@@ -100,12 +126,16 @@ function uniqueRuns(
 }
 
 /** The chain of runs, increasing and disjoint on both sides, with the most words in total. */
-function heaviestChain(runs: number[], b0: number, b1: number): number[] {
+function heaviestChain(runs: number[], b0: number, b1: number, scratch: AnchorScratch): number[] {
   const count = runs.length / 3;
   const size = b1 - b0 + 1;
+  if (scratch.treeWeight.length < size + 1) {
+    scratch.treeWeight = new Float64Array(size + 1 + ((size + 1) >>> 3));
+    scratch.treeRun = new Int32Array(scratch.treeWeight.length);
+  }
   // Fenwick tree over the run's end in b (relative, 1-based): best chain weight ending at or before it.
-  const treeWeight = new Float64Array(size + 1);
-  const treeRun = new Int32Array(size + 1).fill(-1);
+  const treeWeight = scratch.treeWeight.fill(0, 0, size + 1);
+  const treeRun = scratch.treeRun.fill(-1, 0, size + 1);
   const chainWeight = new Float64Array(count);
   const previous = new Int32Array(count);
   let bestRun = -1;

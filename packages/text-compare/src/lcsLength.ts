@@ -13,6 +13,21 @@ export interface LcsScratch {
   vector: Int32Array;
 }
 
+let spareLcsScratch: LcsScratch | undefined;
+
+/** A scratch for ids below `idLimit`: the one given back last when large enough, else a new one. */
+export function takeLcsScratch(idLimit: number): LcsScratch {
+  const spare = spareLcsScratch;
+  spareLcsScratch = undefined;
+  if (spare !== undefined && spare.slot.length >= idLimit) return spare;
+  return createLcsScratch(idLimit + (idLimit >>> 3));
+}
+
+/** Keeps `scratch` for the next `takeLcsScratch`: its slots must be -1 again, as they are after `lcsLength`. */
+export function giveBackLcsScratch(scratch: LcsScratch): void {
+  spareLcsScratch = scratch;
+}
+
 export function createLcsScratch(idLimit: number): LcsScratch {
   return { slot: new Int32Array(idLimit).fill(-1), masks: new Int32Array(1024), vector: new Int32Array(64) };
 }

@@ -39,6 +39,9 @@ function sameGapBefore(a: TokenizedText, wa: number, b: TokenizedText, wb: numbe
   return sameSeparator(gapBefore(a, wa), gapBefore(b, wb), false);
 }
 
+/** The flags of one run, reused from run to run and from one comparison to the next. */
+let changedScratch = new Uint8Array(1024);
+
 function item(side: TokenizedText, type: MatchItem['type'], firstWord: number, wordCount: number): MatchItem {
   const start = side.spans[2 * firstWord]!;
   return { type, word_count: wordCount, index_start: start, length: side.spans[2 * (firstWord + wordCount) - 1]! - start };
@@ -67,7 +70,8 @@ export function matchItems(
       length += runs[r + 2]!;
       r += 3;
     }
-    const changed = new Uint8Array(length);
+    if (changedScratch.length < length) changedScratch = new Uint8Array(Math.max(length, 2 * changedScratch.length));
+    const changed = changedScratch.fill(0, 0, length);
     const copied = second.copiedWithPrevious;
     for (let w = 0; w < length; w++) {
       // Words taken with the word before them from the first text's same words: equal, and so is the gap.

@@ -1,5 +1,6 @@
-import { createWordScan, reserveWordScan, scanWords } from '@content-analysis/credits';
+import { createWordScan, isSpaceCode, reserveWordScan, scanWords } from '@content-analysis/credits';
 import type { WordScan } from '@content-analysis/credits';
+import { codeUnits } from './codeUnits.js';
 import type { Vocabulary } from './vocabulary.js';
 
 /** One text cut into words. */
@@ -38,22 +39,40 @@ function takeScan(capacity: number): WordScan {
   return scan;
 }
 
+/** Id arrays of the last `tokenizePair`, and those handed back by `recyclePairScans` for the next one. */
+let lastIds: Int32Array[] = [];
+let spareIds: Int32Array[] = [];
+
+/** An id array of `length` (its values left as they were): a view of a spare one when one is large enough. */
+function takeIds(length: number): Int32Array {
+  const k = spareIds.findIndex((ids) => ids.length >= length);
+  // New arrays get some room, so that the next pair, a little longer, still fits.
+  const buffer = k === -1 ? new Int32Array(length + (length >>> 4) + 16) : spareIds.splice(k, 1)[0]!;
+  lastIds.push(buffer);
+  return buffer.subarray(0, length);
+}
+
 /**
- * Hands the arrays of the last `tokenizePair` (the `spans` of both its texts) to the next one: a comparison
- * allocates some 700 kB of them otherwise. Those texts' `spans` must not be used afterwards.
+ * Hands the arrays of the last `tokenizePair` (the `spans`, `keys`, `raws` and `copiedWithPrevious` of both its
+ * texts) to the next one: a comparison allocates some 1.1 MB of them otherwise, and collecting them was ~5% of
+ * a comparison. Those texts must not be used afterwards.
  */
 export function recyclePairScans(): void {
   spareScans = lastScans;
   lastScans = [];
+  spareIds = lastIds;
+  lastIds = [];
 }
 
 /** Lines shorter than this are cut into words even when the first text has them too: a lookup would gain little. */
 const MIN_REUSED_LINE = 16;
 
-function ids(text: string, scan: WordScan, vocabulary: Vocabulary): TokenizedText {
-  const raws = new Int32Array(scan.count);
-  const keys = new Int32Array(scan.count);
-  vocabulary.readWords(text, scan.spans, scan.hashes, 0, scan.count, raws, keys);
+function ids(
+  text: string, scan: WordScan, vocabulary: Vocabulary, allocate: (length: number) => Int32Array,
+): TokenizedText {
+  const raws = allocate(scan.count);
+  const keys = allocate(scan.count);
+  vocabulary.readWords(text, codeUnits(text), scan.spans, scan.hashes, 0, scan.count, raws, keys);
   return { text, spans: scan.spans.subarray(0, 2 * scan.count), keys, raws };
 }
 
@@ -61,14 +80,18 @@ function ids(text: string, scan: WordScan, vocabulary: Vocabulary): TokenizedTex
 export function tokenize(text: string, vocabulary: Vocabulary): TokenizedText {
   const scan = createWordScan(expectedWords(text.length));
   scanWords(text, scan);
-  return ids(text, scan, vocabulary);
+  return ids(text, scan, vocabulary, (length) => new Int32Array(length));
 }
 
 /**
- * The lines of the first text (cut at '\n') whose words depend on the line alone: lines with a word, at least
- * MIN_REUSED_LINE long, that no piece given to the segmenter touches. Such a line holds only ASCII between its
- * white space, so the segmenter's extension of a piece over white space (which goes on only into text that is not
- * ASCII) cannot enter it from the line before, and the ASCII scanner starts afresh after the '\n' before it.
+ * The lines of the first text (cut at '\n') whose words depend on the line alone (and, for some, on the text right
+ * after it): lines with a word, at least MIN_REUSED_LINE long, where every piece given to the segmenter lies
+ * inside the line. The ASCII scanner starts afresh after the '\n' before a line, and a piece starts at the white
+ * space before its first non-ASCII unit, so the pieces of such a line start where they would in any text holding
+ * the line. A piece ends where the next run of non-space text holds no code unit that is not ASCII (or at a length
+ * limit): within the line when a run follows it there (what follows the line cannot change that), while the last
+ * piece of a line (`tailPiece`) stopped on the text after the line, and the line may be taken only where a text
+ * goes on the same way (`stopsTailPiece`). Lines without pieces (`plain`) hold only ASCII between their white space.
  * Line k spans `[start[k], end[k])` and holds words `[firstWord[k], endWord[k])`; lines are found by length.
  */
 class ReusableLines {
@@ -76,13 +99,20 @@ class ReusableLines {
   end: number[] = [];
   firstWord: number[] = [];
   endWord: number[] = [];
-  /** First line of each length, and the next line of the same length after each line (-1: none). */
-  private byLength = new Map<number, number>();
-  private sameLength: number[] = [];
+  /** Whether no piece given to the segmenter touches the line. */
+  plain: boolean[] = [];
+  /** Whether the last piece of the line has only white space after it in the line. */
+  tailPiece: boolean[] = [];
+  /**
+   * First line of each bucket of lengths (length & BUCKET_MASK), and the next line of the same bucket after each
+   * line (-1: none): typed arrays rather than a Map from length to line, which cost about 1% of a comparison.
+   */
+  private byLength = new Int32Array(BUCKET_MASK + 1).fill(-1);
+  private sameBucket: number[] = [];
 
   constructor(readonly text: string, scan: WordScan) {
     const { spans, count, segmented } = scan;
-    const lastOfLength = new Map<number, number>();
+    const lastOfBucket = new Int32Array(BUCKET_MASK + 1);
     let word = 0;
     let piece = 0;
     for (let start = 0; start < text.length;) {
@@ -91,18 +121,26 @@ class ReusableLines {
       const firstWord = word;
       while (word < count && spans[2 * word]! < end) word++;
       while (piece < segmented.length && segmented[piece + 1]! <= start) piece += 2;
-      const touched = piece < segmented.length && segmented[piece]! < end;
-      if (!touched && word > firstWord && end - start >= MIN_REUSED_LINE) {
+      // The pieces that overlap the line: each must lie inside it.
+      let inside = true;
+      let lastEnd = -1;
+      for (let p = piece; inside && p < segmented.length && segmented[p]! < end; p += 2) {
+        inside = segmented[p]! >= start && segmented[p + 1]! <= end;
+        lastEnd = segmented[p + 1]!;
+      }
+      if (inside && word > firstWord && end - start >= MIN_REUSED_LINE) {
         const k = this.start.length;
         this.start.push(start);
         this.end.push(end);
         this.firstWord.push(firstWord);
         this.endWord.push(word);
-        this.sameLength.push(-1);
-        const last = lastOfLength.get(end - start);
-        if (last === undefined) this.byLength.set(end - start, k);
-        else this.sameLength[last] = k;
-        lastOfLength.set(end - start, k);
+        this.plain.push(lastEnd === -1);
+        this.tailPiece.push(lastEnd !== -1 && !hasNonSpace(text, lastEnd, end));
+        this.sameBucket.push(-1);
+        const bucket = (end - start) & BUCKET_MASK;
+        if (this.byLength[bucket] === -1) this.byLength[bucket] = k;
+        else this.sameBucket[lastOfBucket[bucket]!] = k;
+        lastOfBucket[bucket] = k;
       }
       start = end + 1;
     }
@@ -123,8 +161,10 @@ class ReusableLines {
       line = other.slice(start, end);
       if (this.text.slice(this.start[guess], this.end[guess]) === line) return guess;
     }
-    let k = this.byLength.get(length) ?? -1;
-    for (let tries = 0; k !== -1 && tries < MAX_CANDIDATES; tries++, k = this.sameLength[k]!) {
+    let k = this.byLength[length & BUCKET_MASK]!;
+    for (let tries = 0; k !== -1 && tries < MAX_CANDIDATES; k = this.sameBucket[k]!) {
+      if (this.end[k]! - this.start[k]! !== length) continue;
+      tries++;
       if (k === guess) continue;
       line ??= other.slice(start, end);
       if (this.text.slice(this.start[k], this.end[k]) === line) return k;
@@ -132,6 +172,61 @@ class ReusableLines {
     return -1;
   }
 }
+
+/** Whether `text[from, to)` holds a code unit that is not white space. */
+function hasNonSpace(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (!isSpaceCode(text.charCodeAt(i))) return true;
+  return false;
+}
+
+/**
+ * Whether a piece given to the segmenter that ends at `at` (white space or the end of `text`) stops there: the next
+ * run of non-space text after `at` holds only ASCII, or there is none (as `segmentPiece` decides, leaving out its
+ * length limit, so a piece that stopped on that limit alone is not known to stop).
+ */
+function stopsTailPiece(text: string, at: number): boolean {
+  let i = at;
+  while (i < text.length && isSpaceCode(text.charCodeAt(i))) i++;
+  for (; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 128) {
+      if (isSpaceCode(code)) return true;
+      return false;
+    }
+    if (isSpaceCode(code)) return true;
+  }
+  return true;
+}
+
+/**
+ * Where the words of `second[start, end)` (an edited line) that `first[lineStart, lineEnd)` (a plain line: ASCII
+ * between white space) has too stop and start again: `prefixEnd`, the last white space inside the code units both
+ * lines start with, and `suffixStart`, the first white space inside those both end with (-1: none). A word before
+ * `prefixEnd` or after `suffixStart` depends on that stretch alone, as cut by the ASCII scanner, which looks one
+ * code unit beyond a word, never over white space. Undefined when the shared ends are short.
+ */
+function sharedEnds(
+  first: string, lineStart: number, lineEnd: number, second: string, start: number, end: number,
+): { prefixEnd: number; suffixStart: number } | undefined {
+  const most = Math.min(lineEnd - lineStart, end - start);
+  let prefix = 0;
+  while (prefix < most && first.charCodeAt(lineStart + prefix) === second.charCodeAt(start + prefix)) prefix++;
+  let suffix = 0;
+  while (suffix < most - prefix && first.charCodeAt(lineEnd - 1 - suffix) === second.charCodeAt(end - 1 - suffix)) {
+    suffix++;
+  }
+  if (prefix + suffix < MIN_REUSED_LINE) return undefined;
+  let prefixEnd = start + prefix - 1;
+  while (prefixEnd >= start && !isSpaceCode(second.charCodeAt(prefixEnd))) prefixEnd--;
+  if (prefixEnd < start) prefixEnd = -1;
+  let suffixStart = end - suffix;
+  while (suffixStart < end && !isSpaceCode(second.charCodeAt(suffixStart))) suffixStart++;
+  if (suffixStart === end) suffixStart = -1;
+  return prefixEnd === -1 && suffixStart === -1 ? undefined : { prefixEnd, suffixStart };
+}
+
+/** Lines are indexed by their length modulo BUCKET_MASK + 1. */
+const BUCKET_MASK = 1023;
 
 /** Lines of the same length compared with a line of the second text at most (repetitive text has many). */
 const MAX_CANDIDATES = 8;
@@ -160,13 +255,15 @@ function appendShifted(out: WordScan, source: Uint32Array, from: number, to: num
 export function tokenizePair(first: string, second: string, vocabulary: Vocabulary): [TokenizedText, TokenizedText] {
   // Scans of an earlier pair that was not recycled stay with their texts.
   lastScans = [];
+  lastIds = [];
   const scanA = takeScan(expectedWords(first.length));
   scanWords(first, scanA);
-  const a = ids(first, scanA, vocabulary);
+  const a = ids(first, scanA, vocabulary, takeIds);
   const lines = new ReusableLines(first, scanA);
 
   const scanB = takeScan(expectedWords(second.length));
-  // Triples [first word in b, first word in a, words] of the lines taken from the first text.
+  // Triples [first word in b, first word in a, words] of the lines taken from the first text (pushed one value at
+  // a time: a push of three values goes through a builtin call).
   const taken: number[] = [];
   // Text before `pending` has its words; text up to `scanned` has been read (-1: nothing yet).
   let pending = 0;
@@ -178,8 +275,13 @@ export function tokenizePair(first: string, second: string, vocabulary: Vocabula
   for (let start = 0; start < second.length && lines.size > 0 && misses <= 2 * hits + MAX_MISSES;) {
     let end = second.indexOf('\n', start);
     if (end === -1) end = second.length;
-    const k = end - start >= MIN_REUSED_LINE && start > scanned ? lines.find(second, start, end, guess) : -1;
-    if (k === -1 && end - start >= MIN_REUSED_LINE) misses++;
+    if (end - start < MIN_REUSED_LINE) {
+      start = end + 1;
+      continue;
+    }
+    let k = start > scanned ? lines.find(second, start, end, guess) : -1;
+    // The line's last piece must stop where it stopped in the first text.
+    if (k !== -1 && lines.tailPiece[k] && !stopsTailPiece(second, end)) k = -1;
     if (k !== -1) {
       hits++;
       // The text before the line ends with the '\n' at start - 1.
@@ -187,30 +289,91 @@ export function tokenizePair(first: string, second: string, vocabulary: Vocabula
       if (scanned < start) {
         const firstWord = lines.firstWord[k]!;
         const endWord = lines.endWord[k]!;
-        taken.push(scanB.count, firstWord, endWord - firstWord);
+        taken.push(scanB.count);
+        taken.push(firstWord);
+        taken.push(endWord - firstWord);
         appendShifted(scanB, a.spans, firstWord, endWord, start - lines.start[k]!);
         pending = end;
         scanned = end;
         guess = k + 1;
       } else {
-        // A piece given to the segmenter reached into the line (never seen: see ReusableLines); go on after it.
+        // A piece given to the segmenter reached into the line from the text before it; go on after it.
         pending = scanned;
       }
+      start = end + 1;
+      continue;
+    }
+    // An edited line: the words of its start and end that the line expected here (`guess`) has too.
+    const ends = start > scanned && guess < lines.size && lines.plain[guess]
+      ? sharedEnds(first, lines.start[guess]!, lines.end[guess]!, second, start, end)
+      : undefined;
+    if (ends === undefined) {
+      misses++;
+      start = end + 1;
+      continue;
+    }
+    hits++;
+    if (pending < start - 1) {
+      scanned = scanWords(second, scanB, pending, start - 1);
+      pending = scanned;
+    }
+    if (scanned < start) {
+      const lineStart = lines.start[guess]!;
+      const firstWord = lines.firstWord[guess]!;
+      const endWord = lines.endWord[guess]!;
+      if (ends.prefixEnd !== -1) {
+        // The words of the first line that end before the white space at prefixEnd (shifted to the first text).
+        const limit = ends.prefixEnd - start + lineStart;
+        let w = firstWord;
+        while (w < endWord && a.spans[2 * w + 1]! <= limit) w++;
+        if (w > firstWord) {
+          taken.push(scanB.count);
+          taken.push(firstWord);
+          taken.push(w - firstWord);
+          appendShifted(scanB, a.spans, firstWord, w, start - lineStart);
+        }
+        pending = ends.prefixEnd;
+      } else if (pending < start) pending = start;
+      scanned = pending;
+      if (ends.suffixStart !== -1) {
+        scanned = scanWords(second, scanB, pending, ends.suffixStart);
+        pending = scanned;
+        if (scanned === ends.suffixStart) {
+          // The words of the first line that start after the white space at suffixStart (shifted likewise).
+          const shift = end - lines.end[guess]!;
+          const limit = ends.suffixStart - shift;
+          let w = endWord;
+          while (w > firstWord && a.spans[2 * (w - 1)]! > limit) w--;
+          if (w < endWord) {
+            taken.push(scanB.count);
+            taken.push(w);
+            taken.push(endWord - w);
+            appendShifted(scanB, a.spans, w, endWord, shift);
+          }
+          pending = end;
+          scanned = end;
+        }
+      }
+      guess++;
+    } else {
+      pending = scanned;
     }
     start = end + 1;
   }
   if (pending < second.length) scanWords(second, scanB, pending, second.length);
 
   const count = scanB.count;
-  const raws = new Int32Array(count);
-  const keys = new Int32Array(count);
-  const copiedWithPrevious = new Int32Array(count).fill(-1);
+  const units = codeUnits(second);
+  const raws = takeIds(count);
+  const keys = takeIds(count);
+  const copiedWithPrevious = takeIds(count);
   let word = 0;
   for (let t = 0; t < taken.length; t += 3) {
     const at = taken[t]!;
     const from = taken[t + 1]!;
     const length = taken[t + 2]!;
-    vocabulary.readWords(second, scanB.spans, scanB.hashes, word, at, raws, keys);
+    vocabulary.readWords(second, units, scanB.spans, scanB.hashes, word, at, raws, keys);
+    copiedWithPrevious.fill(-1, word, at + 1);
     // A loop, not set(subarray(...)): two views per line cost more than copying a line's few words.
     for (let i = 0; i < length; i++) {
       raws[at + i] = a.raws[from + i]!;
@@ -219,6 +382,7 @@ export function tokenizePair(first: string, second: string, vocabulary: Vocabula
     for (let i = 1; i < length; i++) copiedWithPrevious[at + i] = from + i;
     word = at + length;
   }
-  vocabulary.readWords(second, scanB.spans, scanB.hashes, word, count, raws, keys);
+  vocabulary.readWords(second, units, scanB.spans, scanB.hashes, word, count, raws, keys);
+  copiedWithPrevious.fill(-1, word, count);
   return [a, { text: second, spans: scanB.spans.subarray(0, 2 * count), keys, raws, copiedWithPrevious }];
 }

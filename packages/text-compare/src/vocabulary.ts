@@ -110,12 +110,14 @@ export class Vocabulary {
   }
 
   /**
-   * Reads words `from` to `to` (exclusive) of `text`: `spans` as `wordSpans` gives them, `hashes` their `wordHash`
-   * (as `scanWords` gives them); writes the raw id and the key id of word `w` to `raws[w]` and `keys[w]`. Ids are
-   * given in order of first occurrence over all the words read by this vocabulary.
+   * Reads words `from` to `to` (exclusive) of `text`, whose code units are `units` (`codeUnits(text)`): `spans` as
+   * `wordSpans` gives them, `hashes` their `wordHash` (as `scanWords` gives them); writes the raw id and the key id
+   * of word `w` to `raws[w]` and `keys[w]`. Ids are given in order of first occurrence over all the words read by
+   * this vocabulary.
    */
   readWords(
-    text: string, spans: Uint32Array, hashes: Int32Array, from: number, to: number, raws: Int32Array, keys: Int32Array,
+    text: string, units: Uint16Array, spans: Uint32Array, hashes: Int32Array, from: number, to: number,
+    raws: Int32Array, keys: Int32Array,
   ): void {
     let table = this.table;
     let mask = this.mask;
@@ -136,7 +138,7 @@ export class Vocabulary {
           const at = poolStart[entry - 1]!;
           if (poolStart[entry]! - at === length) {
             let i = 0;
-            while (i < length && pool[at + i] === text.charCodeAt(start + i)) i++;
+            while (i < length && pool[at + i] === units[start + i]) i++;
             if (i === length) {
               raw = entry - 1;
               break;
@@ -146,7 +148,7 @@ export class Vocabulary {
         slot = (slot + 1) & mask;
       }
       if (raw === -1) {
-        raw = this.add(slot, hash, text, start, start + length);
+        raw = this.add(slot, hash, text, units, start, start + length);
         // Adding may have grown or rebuilt the arrays.
         table = this.table;
         mask = this.mask;
@@ -159,7 +161,7 @@ export class Vocabulary {
     }
   }
 
-  private add(slot: number, hash: number, text: string, start: number, end: number): number {
+  private add(slot: number, hash: number, text: string, units: Uint16Array, start: number, end: number): number {
     const id = this.raws++;
     const length = end - start;
     if (id + 1 >= this.poolStart.length) this.poolStart = grown(this.poolStart, id + 2);
@@ -172,7 +174,7 @@ export class Vocabulary {
     let keyHash = 0;
     let ascii = 1;
     for (let i = 0; i < length; i++) {
-      let c = text.charCodeAt(start + i);
+      let c = units[start + i]!;
       pool[from + i] = c;
       ascii &= c < 128 ? 1 : 0;
       if (c >= 65 && c <= 90) c += 32;

@@ -33,6 +33,30 @@ function referenceIds(texts: string[]): { raws: Int32Array; keys: Int32Array }[]
   });
 }
 
+/** Words of `b` copied from the first text together with the word before them. */
+function copiedCount(b: TokenizedText): number {
+  return Array.from(b.copiedWithPrevious ?? []).filter((from) => from !== -1).length;
+}
+
+/**
+ * Words of `edited` that the pair takes from `line` with the word before them: those before the last white space
+ * of the code units both lines start with, and those after the first white space of the units both end with
+ * (the ends not overlapping in the shorter line).
+ */
+function sharedEndWords(line: string, edited: string): number {
+  const most = Math.min(line.length, edited.length);
+  let prefix = 0;
+  while (prefix < most && line[prefix] === edited[prefix]) prefix++;
+  let suffix = 0;
+  while (suffix < most - prefix && line[line.length - 1 - suffix] === edited[edited.length - 1 - suffix]) suffix++;
+  const head = edited.slice(0, prefix);
+  const headCut = head.search(/\s\S*$/);
+  const tail = edited.slice(edited.length - suffix);
+  const tailCut = tail.search(/\s/);
+  const linked = (text: string): number => Math.max(0, wordSpans(text).length / 2 - 1);
+  return (headCut === -1 ? 0 : linked(head.slice(0, headCut))) + (tailCut === -1 ? 0 : linked(tail.slice(tailCut)));
+}
+
 function expectSameAsReference(first: string, second: string, expectedWords?: number): void {
   const want = referenceIds([first, second]);
   const sequential = new Vocabulary(expectedWords);
@@ -151,6 +175,83 @@ describe('tokenize against a Map-based reference', () => {
       expectSameAsReference(first, second);
       expectSameAsReference(second, first);
     }
+  });
+
+  it('takes lines whose segmenter pieces stay inside them, and scans those whose pieces reach the next line', () => {
+    // Curly quotes and accents inside lines (pieces that end on the ASCII run after them), CR LF line ends.
+    const inner = [
+      'She said \u201cnever again\u201d and walked out of the caf\u00e9 at noon.',
+      'The na\u00efve plan\u2019s cost was never written down by anyone here.',
+    ];
+    const first = [...inner, 'A plain line between them, long enough to be taken.'].join('\r\n');
+    const opening = 'New opening line that the first text does not have.';
+    const second = [opening, inner[1], inner[0], 'New last line.'].join('\r\n');
+    expectSameAsReference(first, second);
+    // Both lines with pieces are taken whole: every word but the first of each is copied with the one before it.
+    const [, b] = tokenizePair(first, second, new Vocabulary());
+    const wordsOf = (line: string): number => wordSpans(line).length / 2;
+    expect(copiedCount(b)).toBe(wordsOf(inner[0]!) - 1 + wordsOf(inner[1]!) - 1);
+  });
+
+  it('takes a line that ends in a piece only where the text after it stops that piece as the first text did', () => {
+    const tail = 'The last word of this line is quoted: \u201cdon\u2019t\u201d';
+    const first = `${tail}\nand the next line is plain ASCII text.`;
+    // After the line: plain text (the piece stops there too), text that is not ASCII (the piece would go on into
+    // it, so the line is scanned), or nothing at all.
+    const afters = ['\nplain words follow here as well.', '\n\u201cNot\u201d plain: the piece goes on', '', '\n\n\u00e9t\u00e9'];
+    for (const after of afters) {
+      const second = `Some other opening line of text here.\n${tail}${after}`;
+      expectSameAsReference(first, second);
+      const [, b] = tokenizePair(first, second, new Vocabulary());
+      const taken = after === '' || after.startsWith('\npl');
+      expect(copiedCount(b), JSON.stringify(after)).toBe(taken ? wordSpans(tail).length / 2 - 1 : 0);
+    }
+  });
+
+  it('scans a line of the first text whose piece runs on into the next line', () => {
+    // The first line's last run and the next line's first run are both not ASCII: one piece spans the line end.
+    const first = 'A line of words that ends in caf\u00e9\n\u00e9t\u00e9 starts the next line of words';
+    const second = 'A line of words that ends in caf\u00e9\nplain words instead of the other ones';
+    expectSameAsReference(first, second);
+    const [, b] = tokenizePair(first, second, new Vocabulary());
+    expect(copiedCount(b)).toBe(0);
+  });
+
+  it('takes the shared start and end of an edited line and scans only the words between', () => {
+    const line = 'The council said on Monday that the U.S. budget of 1,234.5 million was approved in full.';
+    const edits = [
+      'The council said on Tuesday that the U.S. budget of 1,234.5 million was approved in full.',
+      'The council said on Monday that the budget of 1,234.5 million was approved in full.',
+      'The council said on Monday that the U.S. budget of 1,234.5 million was never approved in full.',
+      'A council said on Monday that the U.S. budget of 1,234.5 million was approved in full.',
+      'The council said on Monday that the U.S. budget of 1,234.5 million was approved in part.',
+      'The council said on Monday that the na\u00efve \u201cbudget\u201d of 1,234.5 million was approved in full.',
+      'The council said on Monday that the U.S. budget of 1,234.5 million was approved in full!',
+      'The council said on Monday that the U.S. budget of 1,234.6 million was approved in full.',
+    ];
+    const opening = 'An opening line that both texts share.';
+    const closing = 'A closing line that both texts share too.';
+    for (const eol of ['\n', '\r\n']) {
+      const first = [opening, line, closing].join(eol);
+      for (const edited of edits) {
+        const second = [opening, edited, closing].join(eol);
+        expectSameAsReference(first, second);
+        const [, b] = tokenizePair(first, second, new Vocabulary());
+        const linked = (text: string): number => Math.max(0, wordSpans(text).length / 2 - 1);
+        const shared = sharedEndWords(line + eol, edited + eol);
+        expect(copiedCount(b), edited).toBe(linked(opening) + linked(closing) + shared);
+      }
+    }
+  });
+
+  it('leaves the start and end of an edited line to the scanner when the line it replaces has segmenter pieces', () => {
+    const opening = 'Opening line of the text, shared by both.';
+    const first = `${opening}\nThe caf\u00e9 on the corner opened at nine on Monday morning.`;
+    const second = `${opening}\nThe caf\u00e9 on the corner opened at ten on Monday morning.`;
+    expectSameAsReference(first, second);
+    const [, b] = tokenizePair(first, second, new Vocabulary());
+    // The first line only: the second differs from a line with pieces, whose start and end are scanned again.
+    expect(copiedCount(b)).toBe(wordSpans(opening).length / 2 - 1);
   });
 
   it('agrees when the tables start small and grow many times', () => {
