@@ -8,7 +8,7 @@ import { allocateLumaPlanes } from './internal/luma.js';
 import type { LumaPlanes } from './internal/luma.js';
 import type { DctPlane } from './jpeg/blockDct.js';
 import type { KernelResult, PixelBuffer } from './types.js';
-import { expectPositiveInteger } from './validate.js';
+import { expectIntegerInRange, expectPositiveInteger } from './validate.js';
 import { PriorityTaskQueue, withPriority } from './internal/priorityTaskQueue.js';
 import { decodeImageDefaults, recompressPlan, sequentialJpegFrame } from './decodeImage.js';
 import type { DecodeImageOptions, RecompressJpegOptions } from './decodeImage.js';
@@ -33,6 +33,13 @@ export interface ForensicsPoolOptions {
    * @default undefined
    */
   piscina?: Piscina;
+  /**
+   * Bytes of released shared memory (images, luma planes, coefficients, released result maps) the pool keeps for the
+   * next images (`spareBytes`); 0 keeps none. The default holds every buffer of a released 12 MP analysis (about 280 MB)
+   * and about 40% of a 49 MP one's.
+   * @default 536870912 (512 MiB)
+   */
+  spareBytes?: number;
 }
 
 /** The compiled worker module (dist/worker.js), also when this file runs from src/ under a TypeScript loader. */
@@ -44,11 +51,11 @@ export function workerFilename(): string {
 }
 
 /**
- * How many released shared buffers a pool keeps for the next images: an image's decoded pixels, its JPEG round trip,
- * both luma planes, its JPEG coefficients and, from a caller that releases its results (`releaseResults`), ELA's and
- * the median residual's maps (about 280 MB at 12 MP).
+ * Bytes of released shared buffers a pool keeps for the next images by default: an image's decoded pixels, its JPEG
+ * round trip, both luma planes, its JPEG coefficients and, from a caller that releases its results (`releaseResults`),
+ * ELA's and the median residual's maps: about 280 MB at 12 MP, 1.1 GB at 49 MP (which a count of buffers let it keep).
  */
-const MAX_SPARE_BUFFERS = 8;
+export const DEFAULT_SPARE_BYTES = 512 * 1024 * 1024;
 
 /** JPEGs from this many pixels are decoded in two bands of rows at once (`decodeInRows`). */
 const SPLIT_DECODE_MIN_PIXELS = 2_000_000;
@@ -80,6 +87,8 @@ export class ForensicsPool {
    * per 4 KiB on first touch, which on the benchmark machine made copying 12 MP pixels 30 to 40 ms instead of 4.
    */
   private readonly spare: SharedArrayBuffer[] = [];
+  /** The most bytes `spare` may hold (`ForensicsPoolOptions.spareBytes`). */
+  private readonly spareBudget: number;
   /**
    * Shared buffers this pool allocated for pixels it made (`decode`, `recompressJpeg`): `releaseImage` recycles them
    * as it does the shared copies of a caller's pixels.
@@ -94,6 +103,9 @@ export class ForensicsPool {
   private lastDecodeBytes = 0;
 
   constructor(options: ForensicsPoolOptions = {}) {
+    const spareBytes = options.spareBytes ?? DEFAULT_SPARE_BYTES;
+    expectIntegerInRange('spareBytes', spareBytes, 0, Number.MAX_SAFE_INTEGER);
+    this.spareBudget = spareBytes;
     if (options.piscina) {
       this.piscina = options.piscina;
       this.owned = false;
@@ -142,9 +154,14 @@ export class ForensicsPool {
     return best >= 0 ? this.spare.splice(best, 1)[0]! : undefined;
   }
 
+  /** Bytes of released shared memory this pool holds for the next images (at most `ForensicsPoolOptions.spareBytes`). */
+  get spareBytes(): number {
+    return this.spare.reduce((n, b) => n + b.byteLength, 0);
+  }
+
   /**
    * Declares that `image` will not be passed to this pool again and that no task on it is running: its shared copy
-   * and luma planes are kept (up to MAX_SPARE_BUFFERS buffers) for the next images instead of being left to the
+   * and luma planes are kept (within the `spareBytes` budget) for the next images instead of being left to the
    * garbage collector. `analyzeImage` calls it for the images it creates (decoded bytes, the ELA round trip).
    */
   async releaseImage(image: PixelBuffer): Promise<void> {
@@ -159,13 +176,29 @@ export class ForensicsPool {
     this.recycle(buffers);
   }
 
-  /** Keeps shared buffers no task reads any more for the next images (the largest MAX_SPARE_BUFFERS of them). */
+  /**
+   * Keeps shared buffers no task reads any more for the next images, within the byte budget: the largest first (a
+   * buffer fits any image up to its size), then each smaller one that still fits; the rest are left to the garbage
+   * collector.
+   */
   private recycle(buffers: readonly ArrayBufferLike[]): void {
+    let added = false;
     for (const b of buffers) {
       if (!(b instanceof SharedArrayBuffer) || this.spare.includes(b)) continue;
       this.spare.push(b);
-      // Keep the largest: a buffer fits any image up to its size.
-      if (this.spare.length > MAX_SPARE_BUFFERS) this.spare.sort((x, y) => y.byteLength - x.byteLength).pop();
+      added = true;
+    }
+    if (!added) return;
+    this.spare.sort((x, y) => y.byteLength - x.byteLength);
+    let held = 0;
+    for (let i = 0; i < this.spare.length;) {
+      const bytes = this.spare[i]!.byteLength;
+      if (held + bytes <= this.spareBudget) {
+        held += bytes;
+        i++;
+      } else {
+        this.spare.splice(i, 1);
+      }
     }
   }
 
