@@ -66,8 +66,9 @@ for (const name of (process.argv[2] ?? 'pixel5').split(',')) {
     if (i >= 3) decodes.push(performance.now() - started);
     await settle();
     events = [];
+    const copy = Buffer.from(bytes);
     const t0 = performance.timeOrigin + performance.now(), c0 = processCpu(), threads0 = threadTimes(), faults0 = process.resourceUsage().minorPageFault;
-    const analysis = await f.analyzeImage(Buffer.from(bytes), { kernels: KERNELS, pool });
+    const analysis = await f.analyzeImage(copy, { kernels: KERNELS, pool });
     const t1 = performance.timeOrigin + performance.now(), c1 = processCpu(), threads1 = threadTimes(), faults = process.resourceUsage().minorPageFault - faults0;
     const failed = analysis.kernels.find((k) => k.state !== 'completed');
     if (failed) throw new Error(`${failed.id}: ${failed.error.message}`);

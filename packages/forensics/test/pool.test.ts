@@ -187,6 +187,9 @@ describe('ForensicsPool', () => {
       const [pooled, direct] = await Promise.all([pool.decode(jpeg), decodeImage(jpeg)]);
       const names = rows.mock.calls.map(([, options]) => options?.name);
       expect(names).toEqual(jpeg === progressive ? ['decodeShared'] : ['decodeRows', 'decodeRows']);
+      // The file goes to the workers once, in shared memory that every band reads (not cloned per task).
+      const files = rows.mock.calls.map(([task]) => (task as { bytes: Uint8Array }).bytes);
+      expect(files.every((f) => f.buffer instanceof SharedArrayBuffer && f.buffer === files[0]!.buffer && Buffer.from(f).equals(Buffer.from(jpeg)))).toBe(true);
       expect(pooled.data.buffer).toBeInstanceOf(SharedArrayBuffer);
       expect([pooled.width, pooled.height, pooled.channels]).toEqual([direct.width, direct.height, direct.channels]);
       expect(Buffer.from(pooled.data).equals(Buffer.from(direct.data))).toBe(true);
@@ -270,8 +273,9 @@ describe('ForensicsPool', () => {
     const withoutMs = (analysis: Awaited<ReturnType<typeof analyzeImage>>) => analysis.kernels.map(({ state, id, version, ...rest }) => ({ state, id, version, result: 'result' in rest ? rest.result : rest.error }));
     const reference = withoutMs(await analyzeImage(jpeg, { kernels }));
     const pixels = w * h * 3, floats = 4 * w * h;
-    // The buffers of one released analysis: pixels, round trip, both luma planes (float32 and rounded), two maps.
-    const all = [floats, floats, floats, pixels, pixels, w * h];
+    // The buffers of one released analysis: pixels, round trip, both luma planes (float32 and rounded), two maps, and
+    // the shared copy of the file the decode's bands read.
+    const all = [floats, floats, floats, pixels, pixels, w * h, jpeg.length];
     expect(DEFAULT_SPARE_BYTES).toBe(512 * 1024 * 1024);
     // A budget of two maps and one image: the largest buffers that fit, then smaller ones while they still fit.
     const budget = 2 * floats + pixels;
@@ -298,7 +302,7 @@ describe('ForensicsPool', () => {
     try {
       const first = await tight.decode(jpeg);
       await tight.releaseImage(first);
-      expect(tight.spareBytes).toBe(0);
+      expect(tight.spareBytes).toBe(jpeg.length); // the file's shared copy only
       const second = await tight.decode(jpeg);
       expect(second.data.buffer).not.toBe(first.data.buffer);
       expect(Buffer.from(second.data).equals(Buffer.from(first.data))).toBe(true);
