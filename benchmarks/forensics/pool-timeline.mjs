@@ -2,7 +2,8 @@
 // copy of the camera photo's bytes per run (as bench.mjs's pool row), with every worker task traced (poolTracer.mjs):
 // per task kind its worker-thread CPU (Linux /proc/thread-self/schedstat), the CPU of sharp's libvips threads (decode
 // and the ELA round trip run there), of this (main) thread, and of the whole process; the workers' idle share (waits
-// for dependencies, dispatch and result transfers); minor page faults; and the timeline of the median run. Sharp's
+// for dependencies, dispatch and result transfers); minor page faults (the process's, and per task its thread's); the
+// garbage collections of the workers and of the main thread during the analysis (count, total ms); and the timeline of the median run. Sharp's
 // decode of the same file is the anchor, timed in the same process between the runs.
 // Run after building: `node_modules/.bin/tsc -b packages/forensics && node benchmarks/forensics/pool-timeline.mjs [photos]`
 // photos: comma-separated cameraPhotos names (default pixel5). RUNS=<n> (default 10) after 3 warm-up runs;
@@ -14,6 +15,7 @@ import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { BroadcastChannel } from 'node:worker_threads';
 import { cameraPhotoPath } from './testImage.mjs';
 
@@ -50,6 +52,9 @@ let events = [];
 const channel = new BroadcastChannel('forensics-pool-timeline');
 channel.onmessage = ({ data }) => events.push(data);
 const settle = () => new Promise((r) => setTimeout(r, 50));
+// This (main) thread's garbage collections, by start time.
+let mainGcs = [];
+new PerformanceObserver((list) => { for (const e of list.getEntries()) mainGcs.push({ t0: performance.timeOrigin + e.startTime, ms: e.duration }); }).observe({ entryTypes: ['gc'] });
 
 console.log(`load average at start ${load()}; ${dist}; ${RUNS} runs after 3 warm-up runs; ${f.PriorityTaskQueue ? 'priority queue' : 'first in first out'}`);
 for (const name of (process.argv[2] ?? 'pixel5').split(',')) {
@@ -61,24 +66,28 @@ for (const name of (process.argv[2] ?? 'pixel5').split(',')) {
     if (i >= 3) decodes.push(performance.now() - started);
     await settle();
     events = [];
+    const copy = Buffer.from(bytes);
     const t0 = performance.timeOrigin + performance.now(), c0 = processCpu(), threads0 = threadTimes(), faults0 = process.resourceUsage().minorPageFault;
-    const analysis = await f.analyzeImage(Buffer.from(bytes), { kernels: KERNELS, pool });
+    const analysis = await f.analyzeImage(copy, { kernels: KERNELS, pool });
     const t1 = performance.timeOrigin + performance.now(), c1 = processCpu(), threads1 = threadTimes(), faults = process.resourceUsage().minorPageFault - faults0;
     const failed = analysis.kernels.find((k) => k.state !== 'completed');
     if (failed) throw new Error(`${failed.id}: ${failed.error.message}`);
     if (process.env.RELEASE === '1') pool.releaseResults(analysis);
     await settle();
-    if (i >= 3) runs.push({ wall: t1 - t0, cpu: c1 - c0, main: threads1.main - threads0.main, vips: threads1.vips - threads0.vips, faults, events: events.map((e) => ({ ...e, s: e.t0 - t0, e: e.t1 - t0 })) });
+    // The workers' garbage collections that started during the analysis (reported by poolTracer.mjs as observed).
+    const gcs = events.filter((e) => e.gc && e.t0 >= t0 && e.t0 <= t1), main = mainGcs.filter((e) => e.t0 >= t0 && e.t0 <= t1);
+    mainGcs = [];
+    if (i >= 3) runs.push({ wall: t1 - t0, cpu: c1 - c0, main: threads1.main - threads0.main, vips: threads1.vips - threads0.vips, faults, gcs: gcs.length, gcMs: gcs.reduce((a, e) => a + e.ms, 0), mainGcs: main.length, mainGcMs: main.reduce((a, e) => a + e.ms, 0), events: events.filter((e) => !e.gc).map((e) => ({ ...e, s: e.t0 - t0, e: e.t1 - t0 })) });
   }
   const busy = (run) => run.events.reduce((a, e) => a + e.e - e.s, 0);
   const decode = median(decodes), wall = median(runs.map((r) => r.wall));
-  console.log(`\n== ${name}, load ${load()}: pool wall median ${wall.toFixed(0)} ms (${(wall / decode).toFixed(2)}x sharp decode ${decode.toFixed(0)} ms); CPU per run (medians): process ${median(runs.map((r) => r.cpu)).toFixed(0)} ms, libvips threads ${median(runs.map((r) => r.vips)).toFixed(0)}, main thread ${median(runs.map((r) => r.main)).toFixed(0)}, worker tasks ${median(runs.map((r) => r.events.reduce((a, e) => a + e.cpu, 0))).toFixed(0)}; workers idle ${(100 * median(runs.map((r) => 1 - busy(r) / (2 * r.wall)))).toFixed(0)}% of 2 x wall; minor page faults ${median(runs.map((r) => r.faults)).toFixed(0)}`);
+  console.log(`\n== ${name}, load ${load()}: pool wall median ${wall.toFixed(0)} ms (${(wall / decode).toFixed(2)}x sharp decode ${decode.toFixed(0)} ms); CPU per run (medians): process ${median(runs.map((r) => r.cpu)).toFixed(0)} ms, libvips threads ${median(runs.map((r) => r.vips)).toFixed(0)}, main thread ${median(runs.map((r) => r.main)).toFixed(0)}, worker tasks ${median(runs.map((r) => r.events.reduce((a, e) => a + e.cpu, 0))).toFixed(0)}; workers idle ${(100 * median(runs.map((r) => 1 - busy(r) / (2 * r.wall)))).toFixed(0)}% of 2 x wall; minor page faults ${median(runs.map((r) => r.faults)).toFixed(0)} (in worker tasks ${median(runs.map((r) => r.events.reduce((a, e) => a + (e.faults ?? 0), 0))).toFixed(0)}); GCs: workers ${median(runs.map((r) => r.gcs)).toFixed(0)} taking ${median(runs.map((r) => r.gcMs)).toFixed(1)} ms, main thread ${median(runs.map((r) => r.mainGcs)).toFixed(0)} taking ${median(runs.map((r) => r.mainGcMs)).toFixed(1)} ms`);
   const kinds = new Map();
-  for (const run of runs) for (const e of run.events) { const k = kinds.get(e.name) ?? { cpu: 0, wall: 0, n: 0 }; k.cpu += e.cpu; k.wall += e.e - e.s; k.n++; kinds.set(e.name, k); }
-  console.table(Object.fromEntries([...kinds].map(([k, v]) => [k, { 'tasks per run': (v.n / runs.length).toFixed(0), 'worker CPU ms per run': (v.cpu / runs.length).toFixed(1), 'wall ms per run': (v.wall / runs.length).toFixed(1) }])));
+  for (const run of runs) for (const e of run.events) { const k = kinds.get(e.name) ?? { cpu: 0, wall: 0, n: 0, faults: 0 }; k.cpu += e.cpu; k.wall += e.e - e.s; k.n++; k.faults += e.faults ?? 0; kinds.set(e.name, k); }
+  console.table(Object.fromEntries([...kinds].map(([k, v]) => [k, { 'tasks per run': (v.n / runs.length).toFixed(0), 'worker CPU ms per run': (v.cpu / runs.length).toFixed(1), 'wall ms per run': (v.wall / runs.length).toFixed(1), 'page faults per run': (v.faults / runs.length).toFixed(0) }])));
   const mid = [...runs].sort((a, b) => a.wall - b.wall)[runs.length >> 1];
   console.log('median run (ms from the call; T = worker thread):');
-  for (const e of mid.events.sort((a, b) => a.s - b.s)) console.log(`  T${e.threadId} ${e.s.toFixed(0).padStart(5)} -> ${e.e.toFixed(0).padStart(5)}  ${e.name} (CPU ${e.cpu.toFixed(1)})`);
+  for (const e of mid.events.sort((a, b) => a.s - b.s)) console.log(`  T${e.threadId} ${e.s.toFixed(0).padStart(5)} -> ${e.e.toFixed(0).padStart(5)}  ${e.name} (CPU ${e.cpu.toFixed(1)}, ${e.faults ?? '?'} page faults)`);
 }
 channel.close();
 await pool.close();

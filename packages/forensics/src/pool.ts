@@ -8,7 +8,7 @@ import { allocateLumaPlanes } from './internal/luma.js';
 import type { LumaPlanes } from './internal/luma.js';
 import type { DctPlane } from './jpeg/blockDct.js';
 import type { KernelResult, PixelBuffer } from './types.js';
-import { expectPositiveInteger } from './validate.js';
+import { expectIntegerInRange, expectPositiveInteger } from './validate.js';
 import { PriorityTaskQueue, withPriority } from './internal/priorityTaskQueue.js';
 import { decodeImageDefaults, recompressPlan, sequentialJpegFrame } from './decodeImage.js';
 import type { DecodeImageOptions, RecompressJpegOptions } from './decodeImage.js';
@@ -33,6 +33,13 @@ export interface ForensicsPoolOptions {
    * @default undefined
    */
   piscina?: Piscina;
+  /**
+   * Bytes of released shared memory (images, luma planes, coefficients, released result maps) the pool keeps for the
+   * next images (`spareBytes`); 0 keeps none. The default holds every buffer of a released 12 MP analysis (about 280 MB)
+   * and about 40% of a 49 MP one's.
+   * @default 536870912 (512 MiB)
+   */
+  spareBytes?: number;
 }
 
 /** The compiled worker module (dist/worker.js), also when this file runs from src/ under a TypeScript loader. */
@@ -44,11 +51,17 @@ export function workerFilename(): string {
 }
 
 /**
- * How many released shared buffers a pool keeps for the next images: an image's decoded pixels, its JPEG round trip,
- * both luma planes, its JPEG coefficients and, from a caller that releases its results (`releaseResults`), ELA's and
- * the median residual's maps (about 280 MB at 12 MP).
+ * Bytes of released shared buffers a pool keeps for the next images by default: an image's decoded pixels, its JPEG
+ * round trip, both luma planes, its JPEG coefficients and, from a caller that releases its results (`releaseResults`),
+ * ELA's and the median residual's maps: about 280 MB at 12 MP, 1.1 GB at 49 MP (which a count of buffers let it keep).
  */
-const MAX_SPARE_BUFFERS = 8;
+export const DEFAULT_SPARE_BYTES = 512 * 1024 * 1024;
+
+/**
+ * Encoded files from this many bytes go to the workers in shared memory (`sharedBytes`): one copy here instead of a
+ * structured clone per task (serialised on this thread, deserialised into new memory on the worker's).
+ */
+const SHARED_BYTES_MIN = 64 * 1024;
 
 /** JPEGs from this many pixels are decoded in two bands of rows at once (`decodeInRows`). */
 const SPLIT_DECODE_MIN_PIXELS = 2_000_000;
@@ -80,6 +93,8 @@ export class ForensicsPool {
    * per 4 KiB on first touch, which on the benchmark machine made copying 12 MP pixels 30 to 40 ms instead of 4.
    */
   private readonly spare: SharedArrayBuffer[] = [];
+  /** The most bytes `spare` may hold (`ForensicsPoolOptions.spareBytes`). */
+  private readonly spareBudget: number;
   /**
    * Shared buffers this pool allocated for pixels it made (`decode`, `recompressJpeg`): `releaseImage` recycles them
    * as it does the shared copies of a caller's pixels.
@@ -94,6 +109,9 @@ export class ForensicsPool {
   private lastDecodeBytes = 0;
 
   constructor(options: ForensicsPoolOptions = {}) {
+    const spareBytes = options.spareBytes ?? DEFAULT_SPARE_BYTES;
+    expectIntegerInRange('spareBytes', spareBytes, 0, Number.MAX_SAFE_INTEGER);
+    this.spareBudget = spareBytes;
     if (options.piscina) {
       this.piscina = options.piscina;
       this.owned = false;
@@ -133,18 +151,42 @@ export class ForensicsPool {
     return this.spareBuffer(bytes) ?? new SharedArrayBuffer(bytes);
   }
 
-  /** The smallest spare buffer of at least `bytes` bytes, taken off the spare list; undefined when none fits. */
-  private spareBuffer(bytes: number): SharedArrayBuffer | undefined {
+  /**
+   * The smallest spare buffer of at least `bytes` (and at most `most`) bytes, taken off the spare list; undefined when
+   * none fits.
+   */
+  private spareBuffer(bytes: number, most = Infinity): SharedArrayBuffer | undefined {
     let best = -1;
     for (let i = 0; i < this.spare.length; i++) {
-      if (this.spare[i]!.byteLength >= bytes && (best < 0 || this.spare[i]!.byteLength < this.spare[best]!.byteLength)) best = i;
+      const size = this.spare[i]!.byteLength;
+      if (size >= bytes && size <= most && (best < 0 || size < this.spare[best]!.byteLength)) best = i;
     }
     return best >= 0 ? this.spare.splice(best, 1)[0]! : undefined;
   }
 
   /**
+   * An encoded file's bytes for the workers: from SHARED_BYTES_MIN bytes, copied into shared memory (a spare buffer
+   * of at most twice their size, so that a file never takes the buffer of an image's pixels, else a new one), which
+   * every task reads without a copy of its own; pass `buffer` to `recycle` once no task reads them. Smaller files go
+   * as they are (cloned per task).
+   */
+  private sharedBytes(bytes: Uint8Array): { bytes: Uint8Array; buffer?: SharedArrayBuffer } {
+    if (bytes.length < SHARED_BYTES_MIN || bytes.buffer instanceof SharedArrayBuffer) return { bytes };
+    const n = bytes.length;
+    const buffer = this.spareBuffer(n, 2 * n) ?? new SharedArrayBuffer(n);
+    const copy = new Uint8Array(buffer, 0, n);
+    Buffer.from(bytes.buffer, bytes.byteOffset, n).copy(Buffer.from(buffer, 0, n));
+    return { bytes: copy, buffer };
+  }
+
+  /** Bytes of released shared memory this pool holds for the next images (at most `ForensicsPoolOptions.spareBytes`). */
+  get spareBytes(): number {
+    return this.spare.reduce((n, b) => n + b.byteLength, 0);
+  }
+
+  /**
    * Declares that `image` will not be passed to this pool again and that no task on it is running: its shared copy
-   * and luma planes are kept (up to MAX_SPARE_BUFFERS buffers) for the next images instead of being left to the
+   * and luma planes are kept (within the `spareBytes` budget) for the next images instead of being left to the
    * garbage collector. `analyzeImage` calls it for the images it creates (decoded bytes, the ELA round trip).
    */
   async releaseImage(image: PixelBuffer): Promise<void> {
@@ -159,13 +201,29 @@ export class ForensicsPool {
     this.recycle(buffers);
   }
 
-  /** Keeps shared buffers no task reads any more for the next images (the largest MAX_SPARE_BUFFERS of them). */
+  /**
+   * Keeps shared buffers no task reads any more for the next images, within the byte budget: the largest first (a
+   * buffer fits any image up to its size), then each smaller one that still fits; the rest are left to the garbage
+   * collector.
+   */
   private recycle(buffers: readonly ArrayBufferLike[]): void {
+    let added = false;
     for (const b of buffers) {
       if (!(b instanceof SharedArrayBuffer) || this.spare.includes(b)) continue;
       this.spare.push(b);
-      // Keep the largest: a buffer fits any image up to its size.
-      if (this.spare.length > MAX_SPARE_BUFFERS) this.spare.sort((x, y) => y.byteLength - x.byteLength).pop();
+      added = true;
+    }
+    if (!added) return;
+    this.spare.sort((x, y) => y.byteLength - x.byteLength);
+    let held = 0;
+    for (let i = 0; i < this.spare.length;) {
+      const bytes = this.spare[i]!.byteLength;
+      if (held + bytes <= this.spareBudget) {
+        held += bytes;
+        i++;
+      } else {
+        this.spare.splice(i, 1);
+      }
     }
   }
 
@@ -179,13 +237,16 @@ export class ForensicsPool {
     if (!(bytes instanceof Uint8Array)) throw new TypeError(`Expected Uint8Array for bytes but received ${String(bytes)} of type ${typeof bytes}`);
     const size = Math.floor(width / 8) * Math.floor(height / 8) * 64;
     const into = size > 0 ? new Float32Array(this.sharedBuffer(4 * size), 0, size) : undefined;
+    const file = this.sharedBytes(bytes);
     let outcome: CoefficientsOutcome;
     try {
-      const task: CoefficientsTask = { bytes, into };
+      const task: CoefficientsTask = { bytes: file.bytes, into };
       outcome = (await this.piscina.run(withPriority(task, PRIORITY.input), { name: 'jpegCoefficients' })) as CoefficientsOutcome;
     } catch (error) {
       if (into) this.recycle([into.buffer]);
       throw error;
+    } finally {
+      if (file.buffer) this.recycle([file.buffer]);
     }
     if (outcome.state === 'completed') {
       const { plane } = outcome;
@@ -235,8 +296,9 @@ export class ForensicsPool {
     // A released buffer of the last decoded image's size, for the pixels: a fresh one costs a page fault per 4 KiB
     // when the worker first writes it (about 30 ms at 12 MP), a reused one a plain copy.
     const into = this.lastDecodeBytes > 0 ? this.spareBuffer(this.lastDecodeBytes) : undefined;
+    const file = this.sharedBytes(bytes);
     const task: DecodeTask = {
-      bytes,
+      bytes: file.bytes,
       options: { ...(options.maxPixels !== undefined ? { maxPixels: options.maxPixels } : {}), ...(options.minSide !== undefined ? { minSide: options.minSide } : {}) },
       into,
     };
@@ -246,6 +308,8 @@ export class ForensicsPool {
     } catch (error) {
       if (into) this.recycle([into]);
       throw error;
+    } finally {
+      if (file.buffer) this.recycle([file.buffer]);
     }
     if (outcome.state === 'completed') {
       const { image } = outcome;
@@ -281,15 +345,18 @@ export class ForensicsPool {
     if (width * height < SPLIT_DECODE_MIN_PIXELS || width * height > maxPixels || Math.min(width, height) < minSide) return undefined;
     const n = width * height * 3;
     const out = new Uint8Array(this.sharedBuffer(n), 0, n);
+    // Both bands read the whole file: one shared copy instead of a clone per band.
+    const file = this.sharedBytes(bytes);
     // The first band ends on an MCU row and is taller: the second also entropy-decodes the first's rows (without
     // their inverse DCT and colour conversion), which costs about a third of decoding them.
     const mcuRows = Math.ceil(height / MCU_ROWS);
     const tops = [0, Math.min(height - MCU_ROWS, Math.max(MCU_ROWS, Math.round(mcuRows * FIRST_BAND_SHARE) * MCU_ROWS))];
     const settled = await Promise.allSettled(tops.map((top, i) => {
       const rows = (tops[i + 1] ?? height) - top;
-      const task: DecodeRowsTask = { bytes, maxPixels, top, rows, width, out };
+      const task: DecodeRowsTask = { bytes: file.bytes, maxPixels, top, rows, width, out };
       return this.piscina.run(withPriority(task, PRIORITY.input), { name: 'decodeRows' });
     }));
+    if (file.buffer) this.recycle([file.buffer]);
     if (settled.some((s) => s.status === 'rejected')) {
       this.recycle([out.buffer]);
       return undefined;

@@ -9,6 +9,7 @@ import { Piscina } from 'piscina';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ForensicsPool, fuseMaps, ImageDecodeError, JpegCoefficientsError, readJpegCoefficients, ImageTooLargeError, ImageTooSmallError, analyzeImage, decodeImage, kernelRegistry, recompressJpeg, workerExecArgv, workerFilename } from '../src/index.js';
 import { BAND_MIN_PIXELS, splitRows } from '../src/registry.js';
+import { DEFAULT_SPARE_BYTES } from '../src/pool.js';
 import { sequentialJpegFrame } from '../src/decodeImage.js';
 import { datasetDir } from './datasets.js';
 import { addNoise, smoothField, toUint8 } from './synthetic.js';
@@ -186,6 +187,9 @@ describe('ForensicsPool', () => {
       const [pooled, direct] = await Promise.all([pool.decode(jpeg), decodeImage(jpeg)]);
       const names = rows.mock.calls.map(([, options]) => options?.name);
       expect(names).toEqual(jpeg === progressive ? ['decodeShared'] : ['decodeRows', 'decodeRows']);
+      // The file goes to the workers once, in shared memory that every band reads (not cloned per task).
+      const files = rows.mock.calls.map(([task]) => (task as { bytes: Uint8Array }).bytes);
+      expect(files.every((f) => f.buffer instanceof SharedArrayBuffer && f.buffer === files[0]!.buffer && Buffer.from(f).equals(Buffer.from(jpeg)))).toBe(true);
       expect(pooled.data.buffer).toBeInstanceOf(SharedArrayBuffer);
       expect([pooled.width, pooled.height, pooled.channels]).toEqual([direct.width, direct.height, direct.channels]);
       expect(Buffer.from(pooled.data).equals(Buffer.from(direct.data))).toBe(true);
@@ -255,6 +259,55 @@ describe('ForensicsPool', () => {
       expect(snapshot(second)).toEqual(reference[1]);
     } finally {
       await releasing.close();
+    }
+  }, 180_000);
+
+  it('keeps released shared memory within a byte budget (spareBytes), the largest buffers first, with the same results', async () => {
+    const { default: sharp } = await import('sharp');
+    expect(() => new ForensicsPool({ spareBytes: -1 })).toThrow(RangeError);
+    expect(() => new ForensicsPool({ spareBytes: 1.5 })).toThrow(RangeError);
+    const w = 1800, h = 1203; // over BAND_MIN_PIXELS: banded kernels, a lent ELA map and median residual
+    const rgb = toUint8(addNoise(smoothField(w, h, 3, 120), w, 3, 6, 121), w, h, 3);
+    const jpeg = new Uint8Array(await sharp(rgb.data, { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 92 }).toBuffer());
+    const kernels = ['ela', 'median-residual', 'wavelet-noise', 'cfa-variance'] as const;
+    const withoutMs = (analysis: Awaited<ReturnType<typeof analyzeImage>>) => analysis.kernels.map(({ state, id, version, ...rest }) => ({ state, id, version, result: 'result' in rest ? rest.result : rest.error }));
+    const reference = withoutMs(await analyzeImage(jpeg, { kernels }));
+    const pixels = w * h * 3, floats = 4 * w * h;
+    // The buffers of one released analysis: pixels, round trip, both luma planes (float32 and rounded), two maps, and
+    // the shared copy of the file the decode's bands read.
+    const all = [floats, floats, floats, pixels, pixels, w * h, jpeg.length];
+    expect(DEFAULT_SPARE_BYTES).toBe(512 * 1024 * 1024);
+    // A budget of two maps and one image: the largest buffers that fit, then smaller ones while they still fit.
+    const budget = 2 * floats + pixels;
+    for (const spareBytes of [budget, floats - 1, 0, DEFAULT_SPARE_BYTES]) {
+      const small = new ForensicsPool({ threads: 2, spareBytes });
+      try {
+        expect(small.spareBytes).toBe(0);
+        for (let run = 0; run < 2; run++) {
+          const analysis = await analyzeImage(jpeg, { kernels, pool: small });
+          expect(isDeepStrictEqual(withoutMs(analysis), reference), `spareBytes ${spareBytes}, run ${run}`).toBe(true);
+          small.releaseResults(analysis);
+          expect(small.spareBytes).toBeLessThanOrEqual(spareBytes);
+        }
+        // What greedy filling by size keeps from these buffers (and nothing when no buffer fits).
+        let expected = 0;
+        for (const bytes of [...all].sort((a, b) => b - a)) if (expected + bytes <= spareBytes) expected += bytes;
+        expect(small.spareBytes, `spareBytes ${spareBytes}`).toBe(expected);
+      } finally {
+        await small.close();
+      }
+    }
+    // A decoded image larger than the budget is not kept: the next decode gets new memory.
+    const tight = new ForensicsPool({ threads: 2, spareBytes: pixels - 1 });
+    try {
+      const first = await tight.decode(jpeg);
+      await tight.releaseImage(first);
+      expect(tight.spareBytes).toBe(jpeg.length); // the file's shared copy only
+      const second = await tight.decode(jpeg);
+      expect(second.data.buffer).not.toBe(first.data.buffer);
+      expect(Buffer.from(second.data).equals(Buffer.from(first.data))).toBe(true);
+    } finally {
+      await tight.close();
     }
   }, 180_000);
 
