@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Builds the AI-text detector training corpus from pinned public repositories and the shared aitext/ sets.
 
-Python 3 standard library only. Run with Debian's interpreter:
+Python 3 standard library only (and the `zstd` command for GRiD's files). Run with Debian's interpreter:
 
     /usr/bin/python3 packages/classifiers/training/corpus/build_corpus.py
 
@@ -13,6 +13,7 @@ See README.md next to this file for the label semantics and the cleaning applied
 import collections
 import csv
 import hashlib
+import html
 import io
 import json
 import os
@@ -30,7 +31,8 @@ T0 = time.time()
 REPO_ROOT = Path(__file__).resolve().parents[4]
 MIRRORS = Path(os.environ.get('CONTENT_ANALYSIS_MIRRORS', '/work/.mirror'))
 DATASETS = (REPO_ROOT / os.environ.get('CONTENT_ANALYSIS_DATASETS', '../shared/datasets')).resolve()
-OUT = REPO_ROOT / 'packages/classifiers/training/out/corpus'
+# AI_TEXT_CORPUS_OUT: another output folder (to keep an earlier corpus beside the current one).
+OUT = Path(os.environ.get('AI_TEXT_CORPUS_OUT') or REPO_ROOT / 'packages/classifiers/training/out/corpus')
 
 HELD_OUT = {'hc3plus_si', 'mgtbench_truthfulqa', 'binoculars_pubmed'}
 FAMILIES = {'human', 'gpt-3.5', 'gpt-4', 'claude', 'gemini-palm', 'llama', 'mistral-qwen-other', 'completion-gpt'}
@@ -58,7 +60,20 @@ REPOS = {
     'coursework': ('comnetsAD/ChatGPT', '25399756f77b198efcb95e8529275db4670db6c9',
                    'no licence file (research use): Ibrahim et al. 2023, Scientific Reports 13:12187, student and '
                    'ChatGPT answers to university course questions'),
+    'reddit_qa': ('madlab-ucr/GriD', 'f899c0e90a64f725ade33696bff900bb76d8ea5a',
+                  'no licence file (research use): GRiD, GPT Reddit Dataset (WWW 2024 short paper, madlab-ucr); '
+                  'human answers are Reddit comments (Reddit\'s terms apply), AI answers ChatGPT\'s'),
+    'wiki_intro': ('wisent-ai/wisent', '286d75742f2e5df996d02f87b58759810a8f595a',
+                   'MIT (wisent repository); the pairs are 100 rows of aadityaubhat/GPT-wiki-intro (CC BY-SA: '
+                   'Wikipedia introductions and GPT-3 Curie continuations of their first words)'),
+    'argument_essay': ('sherbold/chatgpt-student-essay-study', '4cef7af330823961ee65c1a5ff49df17624a51ab',
+                       'Apache-2.0 (repository; Herbold et al. 2023, Scientific Reports 13:18617); the student essays '
+                       'are Stab & Gurevych\'s Argument Annotated Essays (essayforum.com; research use, their terms '
+                       'apply)'),
 }
+# Sources added after 3.1.0's corpus (115,441 rows): `--exclude=reddit_qa,wiki_intro,argument_essay` rebuilds 3.1.0's
+# corpus.
+EXCLUDE = set(next((a.split('=', 1)[1].split(',') for a in sys.argv if a.startswith('--exclude=')), []))
 
 # ----------------------------------------------------------------------------------------------------------------
 # bookkeeping
@@ -806,6 +821,133 @@ def load_coursework():
 
 
 # ----------------------------------------------------------------------------------------------------------------
+# 5e. Reddit answers (GRiD): the top human comments and ChatGPT's answer to the same AskHistorians, AskScience and
+#     ELI5 questions
+
+GRID_FILES = ['reddit_datasets/archive/askhistorians_2022-10-31_top-5-comments_json.zst',
+              'reddit_datasets/archive/askscience_2022-10-31_top-5-comments_json.zst',
+              'reddit_datasets/archive/explainlikeimfive_2022-10-31_top-5-comments_json.zst']
+MD_LINK = re.compile(r'\[([^\]]*)\]\((?:[^()]|\([^()]*\))*\)')
+URL = re.compile(r'https?://\S+')
+
+
+def reddit_markup(text):
+    """Reddit markdown and HTML entities are the human side's only: links -> their text, bare URLs, emphasis marks,
+    quote markers, superscript carets and `&amp;`-style entities removed."""
+    text = html.unescape(text)
+    text = MD_LINK.sub(r'\1', text)
+    text = URL.sub('', text)
+    text = re.sub(r'(?m)^\s*(&gt;|>)\s?', '', text)
+    text = re.sub(r'(\*{1,3}|~~|\^)(?=\S)|(?<=\S)(\*{1,3}|~~)', '', text)
+    return re.sub(r'[ \t]{2,}', ' ', text)
+
+
+def zstd_decompress(data):
+    """The GRiD files are zstd-compressed; Python 3.11's standard library has no zstd, Debian's `zstd` tool does."""
+    return subprocess.run(['zstd', '-d', '-c', '-q'], input=data, capture_output=True, check=True).stdout
+
+
+def load_reddit_qa():
+    m = Mirror('reddit_qa')
+    info = src_info('reddit_qa', *REPOS['reddit_qa'])
+    if not m.ok:
+        info['notes'].append('mirror absent: skipped')
+        return
+    note('reddit_qa', 'GRiD\'s thread files (reddit_datasets/archive/<subreddit>_2022-10-31_top-5-comments_json.zst): '
+                      'per question (post), its title, ChatGPT\'s answer (`gpt`) and the top 5 human comments. One '
+                      'group per post. The CSV variants of the repository are the same texts without the question '
+                      'and with punctuation removed: not used. The 2023 "askscience_old" and mixed-subreddit files '
+                      'have no post ids: not used. Reddit markup removed from the human side (links -> their text, '
+                      'URLs, emphasis, quote markers, entities). Domain "reddit-qa", AI format "answer".')
+    for p in GRID_FILES:
+        if not m.present(p):
+            drop('reddit_qa', f'file absent in mirror: {p}')
+            continue
+        try:
+            threads = json.loads(zstd_decompress(m.read(p)))
+        except (OSError, subprocess.CalledProcessError) as e:
+            drop('reddit_qa', f'not decompressed ({type(e).__name__}): {p}')
+            continue
+        info['paths'].append(p)
+        cl = [('reddit markup', reddit_markup)]
+        # Moderator and bot notices (AskHistorians' rules reminder ...) repeat under many questions: dropped, else the
+        # exact-duplicate pass would join those questions' groups into one.
+        seen = collections.Counter(norm(c.get('body') or '') for t in threads for c in t.get('comments') or [])
+        for t in threads:
+            pid = t.get('post_id')
+            if not pid:
+                drop('reddit_qa', 'thread without post id')
+                continue
+            g = f'reddit_qa:{pid}'
+            for j, c in enumerate(t.get('comments') or []):
+                if seen[norm(c.get('body') or '')] > 1:
+                    drop('reddit_qa', 'moderator / bot notice (the same comment under several questions)')
+                    continue
+                add('reddit_qa', 'reddit_qa', f'{pid}:human:{j}', p, c.get('body'), 0, None, 'human', 'reddit-qa',
+                    'human', g, cleaners=cl)
+            add('reddit_qa', 'reddit_qa', f'{pid}:gpt', p, t.get('gpt'), 1, 'gpt-3.5-turbo (ChatGPT, 2023)', 'gpt-3.5',
+                'reddit-qa', 'answer', g)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# 5f. GPT-wiki-intro pairs: a Wikipedia introduction and GPT-3 Curie's continuation of its first words
+
+def load_wiki_intro():
+    m = Mirror('wiki_intro')
+    info = src_info('wiki_intro', *REPOS['wiki_intro'])
+    if not m.ok:
+        info['notes'].append('mirror absent: skipped')
+        return
+    p = 'wisent/support/examples/contrastive_pairs/humanization_human_vs_ai.json'
+    note('wiki_intro', f'{p}: 100 pairs of aadityaubhat/GPT-wiki-intro (Bhat 2023): the human Wikipedia introduction '
+                       'and text-curie-001\'s "200 word wikipedia style introduction" prompted with the title and the '
+                       'introduction\'s first words (the continuation begins with them). One group per title; domain '
+                       '"wikipedia", AI format "continuation".')
+    if not m.present(p):
+        drop('wiki_intro', f'file absent in mirror: {p}')
+        return
+    info['paths'].append(p)
+    for i, pair in enumerate(json.loads(m.read(p))['pairs']):
+        title = (pair.get('metadata') or {}).get('title') or str(i)
+        g = 'wiki_intro:' + sha1(title)[:16]
+        human = pair['positive_response']
+        ai = pair['negative_response']
+        assert human['metadata']['is_human'] and not ai['metadata']['is_human']
+        add('wiki_intro', 'wiki_intro', f'{i}:human', p, human['model_response'], 0, None, 'human', 'wikipedia',
+            'human', g)
+        add('wiki_intro', 'wiki_intro', f'{i}:curie', p, ai['model_response'], 1, 'text-curie-001 (GPT-3 Curie)',
+            'completion-gpt', 'wikipedia', 'continuation', g)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# 5g. Argumentative essays (Herbold et al. 2023): a student's essay and ChatGPT's and GPT-4's on each of 90 topics
+
+def load_argument_essay():
+    m = Mirror('argument_essay')
+    info = src_info('argument_essay', *REPOS['argument_essay'])
+    if not m.ok:
+        info['notes'].append('mirror absent: skipped')
+        return
+    p = 'data/essays-without-markers.csv'
+    note('argument_essay', f'{p} (";"-separated): per topic (90) the student essay of the Argument Annotated Essays '
+                           'corpus and the essays ChatGPT (gpt-3.5-turbo) and GPT-4 wrote on the same topic (the '
+                           'paper\'s prompt asks for an essay of about 350 words). One group per topic; domain '
+                           '"argument-essay" (its own domain, not OUTFOX\'s "student-essay": other students, other '
+                           'prompts), AI format "generation".')
+    if not m.present(p):
+        drop('argument_essay', f'file absent in mirror: {p}')
+        return
+    info['paths'].append(p)
+    for r in csv.DictReader(io.StringIO(m.read(p).decode('utf-8')), delimiter=';'):
+        g = f'argument_essay:{r["id"]}'
+        add('argument_essay', 'argument_essay', f'{r["id"]}:student', p, r['Student'], 0, None, 'human',
+            'argument-essay', 'human', g)
+        for col, gen in (('ChatGPT-3', 'gpt-3.5-turbo (ChatGPT, 2023)'), ('ChatGPT-4', 'gpt-4 (2023)')):
+            add('argument_essay', 'argument_essay', f'{r["id"]}:{col}', p, r[col], 1, gen, family_of(gen),
+                'argument-essay', 'generation', g)
+
+
+# ----------------------------------------------------------------------------------------------------------------
 # 6. shared aitext/ sets (port of packages/classifiers/training/datasets.mjs)
 
 def read_jsonl(path):
@@ -1192,6 +1334,12 @@ def main():
     load_hc3()
     load_l2r()
     load_coursework()
+    if 'reddit_qa' not in EXCLUDE:
+        load_reddit_qa()
+    if 'wiki_intro' not in EXCLUDE:
+        load_wiki_intro()
+    if 'argument_essay' not in EXCLUDE:
+        load_argument_essay()
     load_aitext()
     load_nltk()
     # vocabulary for repairing DetectRL's glued arXiv words: counted on everything loaded so far (DetectRL excluded)
