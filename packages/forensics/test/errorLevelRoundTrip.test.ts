@@ -5,7 +5,7 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { decodeImage, errorLevelAnalysis, errorLevelRoundTrip, recompressJpeg } from '../src/index.js';
 import type { ErrorLevelAnalysisOptions, RecompressJpegOptions } from '../src/index.js';
-import * as recycledMaps from '../src/internal/recycledMaps.js';
+import * as recycledMemory from '../src/internal/recycledMemory.js';
 import type { KernelResult, PixelBuffer } from '../src/types.js';
 import { datasetsRoot } from './datasets.js';
 import { addNoise, smoothField, toUint8 } from './synthetic.js';
@@ -66,14 +66,14 @@ describe('errorLevelRoundTrip', () => {
     const held = await compare(image(1), {}, { bands: 4 });
     const heldBits = Array.from(float32Bits(held.maps[0]!.data));
     // Results dropped as soon as they are compared: their memory goes back once the collector has taken them.
-    const before = recycledMaps.recycledMapCount;
-    for (let seed = 2; seed < 12 && recycledMaps.recycledMapCount === before; seed++) {
+    const before = recycledMemory.recycledCount;
+    for (let seed = 2; seed < 12 && recycledMemory.recycledCount === before; seed++) {
       await compare(image(seed), {}, { bands: 4 });
       gc();
       // FinalizationRegistry callbacks run in a later task.
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    expect(recycledMaps.recycledMapCount).toBeGreaterThan(before);
+    expect(recycledMemory.recycledCount).toBeGreaterThan(before);
     // The map written over old values is still the two calls' map bit for bit; the held result never changed.
     await compare(image(20), { scale: 7 }, { bands: 3 });
     gc();
