@@ -79,11 +79,14 @@ async function decodeInRows(bytes: Uint8Array, maxPixels: number, minSide: numbe
   const { width, height } = frame;
   if (width * height < SPLIT_DECODE_MIN_PIXELS || width * height > maxPixels || Math.min(width, height) < minSide) return undefined;
   const n = width * height * 3;
-  // Every byte is written by the bands (they cover the rows), so recycled memory needs no clearing.
-  const out = new Uint8Array(recycledShared(n), 0, n);
+  // Taken when the first band is decoded, not before: by then the collector has more often taken pixels dropped just
+  // before this call, whose memory these then reuse. Every byte is written by the bands (they cover the rows), so
+  // recycled memory needs no clearing.
+  let out: Uint8Array | undefined;
+  const into = (): Uint8Array => (out ??= new Uint8Array(recycledShared(n), 0, n));
   const tops = decodeBandTops(height);
-  const settled = await Promise.allSettled(tops.map((top, i) => decodeRowsInto(bytes, maxPixels, top, (tops[i + 1] ?? height) - top, width, out)));
-  return settled.every((s) => s.status === 'fulfilled') ? { data: out, width, height, channels: 3 } : undefined;
+  const settled = await Promise.allSettled(tops.map((top, i) => decodeRowsInto(bytes, maxPixels, top, (tops[i + 1] ?? height) - top, width, into)));
+  return settled.every((s) => s.status === 'fulfilled') ? { data: into(), width, height, channels: 3 } : undefined;
 }
 
 /** The frame header of a sequential Huffman JPEG (SOF0, SOF1): its stored size and component count. */
@@ -126,8 +129,10 @@ export function sequentialJpegFrame(bytes: Uint8Array): JpegFrame | undefined {
  * rows are not what was asked for. The rows equal the whole decode's bit for bit: the decoder produces the same
  * scanlines, only fewer of them (checked on all 502 JPEGs of the shared datasets with 64 rows or more, split after 56%
  * of the MCU rows; test/pool.test.ts checks the camera photos and synthetic 4:2:0, 4:4:4 and progressive files).
+ * `out` may be a function that gives that buffer, called once the rows are decoded (`decodeImage` takes its memory
+ * then, not before the decode).
  */
-export async function decodeRowsInto(bytes: Uint8Array, maxPixels: number, top: number, rows: number, width: number, out: Uint8Array): Promise<void> {
+export async function decodeRowsInto(bytes: Uint8Array, maxPixels: number, top: number, rows: number, width: number, out: Uint8Array | (() => Uint8Array)): Promise<void> {
   let decoded: { data: Buffer; info: OutputInfo };
   try {
     decoded = await sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error' })
@@ -138,7 +143,8 @@ export async function decodeRowsInto(bytes: Uint8Array, maxPixels: number, top: 
   }
   const { info, data } = decoded;
   if (info.width !== width || info.height !== rows || info.channels !== 3) throw new ImageDecodeError(`Expected ${width}x${rows} pixels of 3 channels but received ${info.width}x${info.height} of ${info.channels}`);
-  Buffer.from(data.buffer, data.byteOffset, data.length).copy(Buffer.from(out.buffer, out.byteOffset, out.byteLength), top * width * 3);
+  const target = typeof out === 'function' ? out() : out;
+  Buffer.from(data.buffer, data.byteOffset, data.length).copy(Buffer.from(target.buffer, target.byteOffset, target.byteLength), top * width * 3);
 }
 
 export interface RecompressJpegOptions {
