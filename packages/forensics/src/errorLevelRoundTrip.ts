@@ -1,5 +1,6 @@
 import { recompressBandRows, recompressJpeg, recompressPlan } from './decodeImage.js';
 import type { RecompressJpegOptions } from './decodeImage.js';
+import { recycledFloat32 } from './internal/recycledMemory.js';
 import { errorLevelAnalysis, errorLevelBand, errorLevelFromBands, errorLevelOptions, errorLevelsExact } from './kernels/errorLevelAnalysis.js';
 import type { ErrorLevelAnalysisOptions, ErrorLevelBand } from './kernels/errorLevelAnalysis.js';
 import type { KernelResult, PixelBuffer } from './types.js';
@@ -12,6 +13,10 @@ import type { KernelResult, PixelBuffer } from './types.js';
  * and a copy of every byte) and a pass over both images after the last band. The bands merge exactly
  * (`errorLevelFromBands`): they start on rows that are multiples of 16, so on block rows for the usual block sizes.
  * Other block sizes, single-band images and float pixels take the two calls.
+ *
+ * The banded path's `ela` map is in shared memory that is used again for a later map once nothing of this thread
+ * refers to it any more (`recycledFloat32`: no fresh pages to fault in, about 12k of them at 12 MP); to hand it to
+ * another thread for longer than you hold it here, post a copy.
  */
 export async function errorLevelRoundTrip(image: PixelBuffer, options: ErrorLevelAnalysisOptions = {}, roundTrip: RecompressJpegOptions = {}): Promise<KernelResult> {
   const plan = recompressPlan(image, roundTrip);
@@ -22,12 +27,16 @@ export async function errorLevelRoundTrip(image: PixelBuffer, options: ErrorLeve
   const { width, channels } = image;
   const row = width * channels;
   const original = image.data as Uint8Array;
-  const map = new Float32Array(width * image.height);
+  let map: Float32Array | undefined;
   const parts = await Promise.all(plan.bands.map(async (band): Promise<ErrorLevelBand> => {
     const rows = band.y1 - band.y0;
     const recompressed = await recompressBandRows(image, plan.quality, band);
+    // Taken when the first band is back, not before the round trips: by then the collector has more often taken a map
+    // dropped just before this call, whose memory this one then reuses. Every element is written by the bands (they
+    // cover the rows), so a recycled buffer needs no clearing.
+    map ??= recycledFloat32(width * image.height);
     const own: PixelBuffer = { data: original.subarray(band.y0 * row, band.y1 * row), width, height: rows, channels };
     return errorLevelBand(own, { data: recompressed, width, height: rows, channels }, o, 0, Math.ceil(rows / o.blockSize), map.subarray(band.y0 * width, band.y1 * width));
   }));
-  return errorLevelFromBands(image, parts, o, map);
+  return errorLevelFromBands(image, parts, o, map!);
 }

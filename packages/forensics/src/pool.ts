@@ -10,7 +10,7 @@ import type { DctPlane } from './jpeg/blockDct.js';
 import type { KernelResult, PixelBuffer } from './types.js';
 import { expectIntegerInRange, expectPositiveInteger } from './validate.js';
 import { PriorityTaskQueue, withPriority } from './internal/priorityTaskQueue.js';
-import { decodeImageDefaults, recompressPlan, sequentialJpegFrame } from './decodeImage.js';
+import { decodeBandTops, decodeImageDefaults, recompressPlan, sequentialJpegFrame, SPLIT_DECODE_MIN_PIXELS } from './decodeImage.js';
 import type { DecodeImageOptions, RecompressJpegOptions } from './decodeImage.js';
 import { ForensicsError, ImageDecodeError, ImageTooLargeError, ImageTooSmallError, JpegCoefficientsError } from './errors.js';
 import type { ImageAnalysis, KernelOutcome } from './analyzeImage.js';
@@ -63,12 +63,6 @@ export const DEFAULT_SPARE_BYTES = 512 * 1024 * 1024;
  */
 const SHARED_BYTES_MIN = 64 * 1024;
 
-/** JPEGs from this many pixels are decoded in two bands of rows at once (`decodeInRows`). */
-const SPLIT_DECODE_MIN_PIXELS = 2_000_000;
-/** Rows of an MCU with 4:2:0 chroma: band edges fall on them. */
-const MCU_ROWS = 16;
-/** The first band's share of the rows (the second also reads the first's entropy-coded data). */
-const FIRST_BAND_SHARE = 0.56;
 
 /**
  * Task priorities of a pool's own queue (`PriorityTaskQueue`; a caller's Piscina runs them first in first out):
@@ -349,8 +343,7 @@ export class ForensicsPool {
     const file = this.sharedBytes(bytes);
     // The first band ends on an MCU row and is taller: the second also entropy-decodes the first's rows (without
     // their inverse DCT and colour conversion), which costs about a third of decoding them.
-    const mcuRows = Math.ceil(height / MCU_ROWS);
-    const tops = [0, Math.min(height - MCU_ROWS, Math.max(MCU_ROWS, Math.round(mcuRows * FIRST_BAND_SHARE) * MCU_ROWS))];
+    const tops = decodeBandTops(height);
     const settled = await Promise.allSettled(tops.map((top, i) => {
       const rows = (tops[i + 1] ?? height) - top;
       const task: DecodeRowsTask = { bytes: file.bytes, maxPixels, top, rows, width, out };

@@ -1,8 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { decodeImage, errorLevelAnalysis, errorLevelRoundTrip, recompressJpeg } from '../src/index.js';
 import type { ErrorLevelAnalysisOptions, RecompressJpegOptions } from '../src/index.js';
+import * as recycledMemory from '../src/internal/recycledMemory.js';
 import type { KernelResult, PixelBuffer } from '../src/types.js';
 import { datasetsRoot } from './datasets.js';
 import { addNoise, smoothField, toUint8 } from './synthetic.js';
@@ -53,6 +56,30 @@ describe('errorLevelRoundTrip', () => {
     await compare(image, { blockSize: 12 }, { bands: 3 });
     await compare(image, {}, { bands: 1 });
     await compare(image);
+  });
+
+  it('writes a later map into the memory of one nobody holds any more, never into one still held', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const [width, height] = [320, 256];
+    const image = (seed: number): PixelBuffer => toUint8(addNoise(smoothField(width, height, 3, seed), width, 3, 10, seed), width, height, 3);
+    const held = await compare(image(1), {}, { bands: 4 });
+    const heldBits = Array.from(float32Bits(held.maps[0]!.data));
+    // Results dropped as soon as they are compared: their memory goes back once the collector has taken them.
+    const before = recycledMemory.recycledCount;
+    for (let seed = 2; seed < 12 && recycledMemory.recycledCount === before; seed++) {
+      await compare(image(seed), {}, { bands: 4 });
+      gc();
+      // FinalizationRegistry callbacks run in a later task.
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(recycledMemory.recycledCount).toBeGreaterThan(before);
+    // The map written over old values is still the two calls' map bit for bit; the held result never changed.
+    await compare(image(20), { scale: 7 }, { bands: 3 });
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await compare(image(21), {}, { bands: 2, quality: 60 });
+    expect(firstDifference(float32Bits(held.maps[0]!.data), Uint32Array.from(heldBits))).toBe(-1);
   });
 
   it('rejects bad options as the two calls do', async () => {

@@ -4,10 +4,11 @@ import { robustCenterScale } from './stats.js';
  * Area of the largest 4-connected region of cells whose robust z-score, (x - median) / (1.4826 MAD), exceeds
  * `threshold` (`twoSided`: |z|), as a fraction of the finite cells: how much the most anomalous connected region
  * stands out from the rest of the map, rather than how many isolated cells do. The scale has the floor of
- * `outlierFraction` (1e-6 of the median's magnitude plus `minScale`). 0 for a map without finite cells.
+ * `outlierFraction` (1e-6 of the median's magnitude plus `minScale`). 0 for a map without finite cells. `centre`:
+ * `robustCenterScale(values)` when the caller already has it (not computed again).
  */
-export function largestOutlierRegion(values: ArrayLike<number>, width: number, height: number, threshold: number, twoSided: boolean, minScale = 1e-9): number {
-  const { median, scale } = robustCenterScale(values);
+export function largestOutlierRegion(values: ArrayLike<number>, width: number, height: number, threshold: number, twoSided: boolean, minScale = 1e-9, centre: { median: number; scale: number } = robustCenterScale(values)): number {
+  const { median, scale } = centre;
   if (!Number.isFinite(median)) return 0;
   const s = Math.max(scale, Math.abs(median) * 1e-6, minScale);
   const n = width * height;

@@ -1,10 +1,11 @@
 /**
  * Order statistics of a block map (tens of thousands of non-negative float32 values: the wavelet noise sigmas, the
- * median residual's block means) from one radix sort instead of a copy and a quickselect per statistic: each kernel
- * asks for a robust centre and scale, an outlier fraction and two or three quantiles, six selections over the same
- * values. A k-th smallest value is one number whichever way it is selected, so every statistic here equals the one of
- * `stats.ts` it replaces (`quantile`, `robustCenterScale`, `outlierFraction`; test/sortedFloat32.test.ts compares them
- * bit for bit). Maps with a value that is negative, -0, NaN or infinite get `undefined`: the caller then takes those.
+ * median residual's and ELA's block means) from one radix sort instead of a copy and a quickselect per statistic:
+ * each kernel asks for a robust centre and scale, an outlier fraction and two or three quantiles, six selections over
+ * the same values. A k-th smallest value is one number whichever way it is selected, so every statistic here equals
+ * the one of `stats.ts` it replaces (`quantile`, `robustCenterScale`, `outlierFraction`; test/sortedFloat32.test.ts
+ * compares them bit for bit). Maps with a value that is negative, -0, NaN or infinite get `undefined`: the caller
+ * then takes those.
  */
 export class SortedFloat32 {
   private constructor(
@@ -70,9 +71,10 @@ export class SortedFloat32 {
   /**
    * `outlierFraction(values, threshold, twoSided, minScale)`: the fraction of values whose robust z-score passes the
    * threshold, the same floors on the scale. Counted on the sorted values (the count does not depend on the order).
+   * `centre`: this map's `robustCenterScale()` when the caller already has it (not computed again).
    */
-  outlierFraction(threshold: number, twoSided: boolean, minScale = 1e-9): number {
-    const { median, scale } = this.robustCenterScale();
+  outlierFraction(threshold: number, twoSided: boolean, minScale = 1e-9, centre: { median: number; scale: number } = this.robustCenterScale()): number {
+    const { median, scale } = centre;
     if (!Number.isFinite(median)) return 0;
     const s = Math.max(scale, Math.abs(median) * 1e-6, minScale);
     const v = this.sorted;

@@ -455,9 +455,10 @@ export function robustCenterScale(values: ArrayLike<number>): { median: number; 
 /**
  * Fraction of finite cells whose robust z-score exceeds `threshold` (`twoSided`: |z|). The scale has a floor of
  * 1e-6 of the median's magnitude plus `minScale`, so a flat map does not turn rounding noise into outliers.
+ * `centre`: `robustCenterScale(values)` when the caller already has it (not computed again).
  */
-export function outlierFraction(values: ArrayLike<number>, threshold: number, twoSided: boolean, minScale = 1e-9): number {
-  const { median, scale } = robustCenterScale(values);
+export function outlierFraction(values: ArrayLike<number>, threshold: number, twoSided: boolean, minScale = 1e-9, centre: { median: number; scale: number } = robustCenterScale(values)): number {
+  const { median, scale } = centre;
   if (!Number.isFinite(median)) return 0;
   const s = Math.max(scale, Math.abs(median) * 1e-6, minScale);
   let count = 0;

@@ -1,6 +1,7 @@
 import { blockMean } from '../internal/blocks.js';
 import { largestOutlierRegion } from '../internal/outlierRegion.js';
-import { clamp01, concatFloat32, concatFloat64, meanStd, outlierFraction, quantile } from '../internal/stats.js';
+import { SortedFloat32 } from '../internal/sortedFloat32.js';
+import { clamp01, concatFloat32, concatFloat64, meanStd, outlierFraction, quantile, robustCenterScale } from '../internal/stats.js';
 import { align16, wasmModule, type WasmModule } from '../internal/wasm.js';
 import type { KernelResult, PixelBuffer } from '../types.js';
 import { expectNumberInRange, expectPixelBuffer, expectPositiveInteger, expectSameShape } from '../validate.js';
@@ -99,12 +100,17 @@ export function errorLevelFromBands(original: PixelBuffer, bands: Array<Omit<Err
   const { blocks, mean, std, p999, p99, max } = exact
     ? uint8Statistics(map, bands, width, height, channels, k, o.blockSize)
     : genericStatistics(map, width, height, o.blockSize);
-  const outliers = outlierFraction(blocks.data, o.outlierZ, false, 0.5);
-  const region = largestOutlierRegion(blocks.data, blocks.width, blocks.height, o.regionZ, false, 0.5);
+  // One radix sort of the block means (non-negative) for their robust centre, outlier count and top quantile, the
+  // centre shared by the outlier fraction and the region (the same values as stats.ts, test/sortedFloat32.test.ts).
+  const sorted = SortedFloat32.of(blocks.data);
+  const centre = sorted ? sorted.robustCenterScale() : robustCenterScale(blocks.data);
+  const outliers = sorted ? sorted.outlierFraction(o.outlierZ, false, 0.5, centre) : outlierFraction(blocks.data, o.outlierZ, false, 0.5, centre);
+  const region = largestOutlierRegion(blocks.data, blocks.width, blocks.height, o.regionZ, false, 0.5, centre);
+  const blockTop = sorted ? sorted.quantile(0.999) : quantile(blocks.data, 0.999);
   return {
     maps: [
       { name: 'ela', data: map, width, height, cellSize: 1, displayRange: [0, Math.max(1, p999)] },
-      { name: 'ela-block-mean', data: blocks.data, width: blocks.width, height: blocks.height, cellSize: o.blockSize, displayRange: [0, Math.max(1, quantile(blocks.data, 0.999))] },
+      { name: 'ela-block-mean', data: blocks.data, width: blocks.width, height: blocks.height, cellSize: o.blockSize, displayRange: [0, Math.max(1, blockTop)] },
     ],
     stats: { mean, std, p99, max, outlierBlockFraction: outliers, largestOutlierRegionFraction: region },
     score: clamp01(region),
