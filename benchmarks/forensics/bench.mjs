@@ -109,10 +109,11 @@ for (const name of photos) {
     const again = await sharp(px.data, { raw: px.info }).jpeg({ quality: 90, chromaSubsampling: '4:2:0', optimiseCoding: false, mozjpeg: false }).toBuffer();
     await sharp(again).toColourspace('srgb').raw().toBuffer();
   };
+  // recycle: the pixels and the map in recycled memory, as a caller that drops them before the next photo may ask.
   const elaPath = async () => {
-    const img = await f.decodeImage(bytes);
+    const img = await f.decodeImage(bytes, { recycle: true });
     // (a FORENSICS_DIST build from before errorLevelRoundTrip times the two calls here too)
-    if (f.errorLevelRoundTrip) await f.errorLevelRoundTrip(img);
+    if (f.errorLevelRoundTrip) await f.errorLevelRoundTrip(img, {}, {}, true);
     else f.errorLevelAnalysis(img, await f.recompressJpeg(img));
   };
   const elaComposed = async () => {

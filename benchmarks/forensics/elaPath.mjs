@@ -38,9 +38,9 @@ for (const name of photos) {
       const again = await sharp(px.data, { raw: px.info }).jpeg({ quality: 90, chromaSubsampling: '4:2:0', optimiseCoding: false, mozjpeg: false }).toBuffer();
       await sharp(again).toColourspace('srgb').raw().toBuffer();
     },
-    path: async () => { await f.errorLevelRoundTrip(await f.decodeImage(bytes)); },
+    path: async () => { await f.errorLevelRoundTrip(await f.decodeImage(bytes, { recycle: true }), {}, {}, true); },
     composed: async () => { const image = await f.decodeImage(bytes); f.errorLevelAnalysis(image, await f.recompressJpeg(image)); },
-    ...(other ? { other: async () => { await other.errorLevelRoundTrip(await other.decodeImage(bytes)); } } : {}),
+    ...(other ? { other: async () => { await other.errorLevelRoundTrip(await other.decodeImage(bytes, { recycle: true }), {}, {}, true); } } : {}),
   };
   const wall = {}, cpu = {}, faults = {};
   for (const task of Object.keys(tasks)) { wall[task] = []; cpu[task] = []; faults[task] = []; }

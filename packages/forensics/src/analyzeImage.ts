@@ -81,7 +81,7 @@ export async function analyzeImage(input: Uint8Array | PixelBuffer, options: Ana
   // each band of it as it comes back (errorLevelRoundTrip: the same result, the round trip never joined into an image).
   const pending = ids.includes('ela') && options.pool ? options.pool.recompressJpeg(image, { quality }) : undefined;
   pending?.catch(() => undefined);
-  const elaRoundTrip = ids.includes('ela') && !options.pool ? errorLevelRoundTrip(image, options.kernelOptions?.ela, { quality }) : undefined;
+  const elaRoundTrip = ids.includes('ela') && !options.pool ? errorLevelRoundTrip(image, options.kernelOptions?.ela, { quality }, options.recycle ?? false) : undefined;
   elaRoundTrip?.catch(() => undefined);
   // The luma planes, computed once for every kernel that reads luma when the first of them starts: in a pool by the
   // threads (queued after the kernels that do not read luma), into shared memory.

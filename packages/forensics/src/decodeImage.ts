@@ -16,26 +16,34 @@ export interface DecodeImageOptions {
    * @default 64
    */
   minSide?: number;
+  /**
+   * Put a large JPEG's pixels in recycled shared memory (`recycledShared`): used again for later pixels once nothing
+   * of this thread refers to these any more, so a caller that decodes photo after photo faults in no fresh pages.
+   * Only for a caller that keeps a reference on this thread for as long as any other thread (a `postMessage`, a
+   * `structuredClone`) reads them; otherwise leave it off, and the pixels are a plain buffer of their own.
+   * @default false
+   */
+  recycle?: boolean;
 }
 
-export const decodeImageDefaults: Required<DecodeImageOptions> = { maxPixels: 50_000_000, minSide: 64 };
+export const decodeImageDefaults: Required<DecodeImageOptions> = { maxPixels: 50_000_000, minSide: 64, recycle: false };
 
 /**
  * Decodes an encoded image (JPEG, PNG, WebP, TIFF, ...) to 8-bit sRGB RGB pixels with sharp. The EXIF orientation is
  * NOT applied: forensic traces (CFA lattice, JPEG grid) live on the stored pixel grid. Alpha is dropped.
  *
  * A sequential 3-component JPEG of at least 2 MP is decoded as two bands of rows at once (`decodeRowsInto`, the same
- * pixels bit for bit) into shared memory that is used again for later pixels once nothing of this thread refers to
- * these any more (`recycledShared`): sharp's band outputs are small enough for the allocator to reuse, so neither
- * faults in fresh pages (about 9k at 12 MP, half the decode's time on the benchmark machine). To hand the pixels to
- * another thread for longer than you hold them here, post a copy.
+ * pixels bit for bit): sharp's band outputs are small enough for the allocator to reuse. With `recycle`, the pixels
+ * go into shared memory that is used again for later pixels once nothing of this thread refers to these any more
+ * (`recycledShared`), so neither side faults in fresh pages (about 9k at 12 MP, half the decode's time on the
+ * benchmark machine); to hand such pixels to another thread for longer than you hold them here, post a copy.
  */
 export async function decodeImage(bytes: Uint8Array, options: DecodeImageOptions = {}): Promise<PixelBuffer> {
   const o = { ...decodeImageDefaults, ...options };
   expectPositiveInteger('maxPixels', o.maxPixels);
   expectPositiveInteger('minSide', o.minSide);
   if (!(bytes instanceof Uint8Array)) throw new TypeError(`Expected Uint8Array for bytes but received ${String(bytes)} of type ${typeof bytes}`);
-  const split = await decodeInRows(bytes, o.maxPixels, o.minSide);
+  const split = await decodeInRows(bytes, o.maxPixels, o.minSide, o.recycle);
   if (split) return split;
   let decoded: { data: Buffer; info: OutputInfo };
   try {
@@ -70,10 +78,10 @@ export function decodeBandTops(height: number): number[] {
 
 /**
  * `decodeImage`'s pixels of a sequential 3-component JPEG of at least SPLIT_DECODE_MIN_PIXELS within the bounds, as
- * two bands of rows decoded at once into recycled shared memory; undefined for any other file, or when a band fails
+ * two bands of rows decoded at once (into recycled shared memory with `recycle`); undefined for any other file, or when a band fails
  * (`decodeImage` then decodes it whole, which gives its own errors).
  */
-async function decodeInRows(bytes: Uint8Array, maxPixels: number, minSide: number): Promise<PixelBuffer | undefined> {
+async function decodeInRows(bytes: Uint8Array, maxPixels: number, minSide: number, recycle: boolean): Promise<PixelBuffer | undefined> {
   const frame = sequentialJpegFrame(bytes);
   if (!frame || frame.components !== 3) return undefined;
   const { width, height } = frame;
@@ -83,7 +91,7 @@ async function decodeInRows(bytes: Uint8Array, maxPixels: number, minSide: numbe
   // before this call, whose memory these then reuse. Every byte is written by the bands (they cover the rows), so
   // recycled memory needs no clearing.
   let out: Uint8Array | undefined;
-  const into = (): Uint8Array => (out ??= new Uint8Array(recycledShared(n), 0, n));
+  const into = (): Uint8Array => (out ??= recycle ? new Uint8Array(recycledShared(n), 0, n) : new Uint8Array(n));
   const tops = decodeBandTops(height);
   const settled = await Promise.allSettled(tops.map((top, i) => decodeRowsInto(bytes, maxPixels, top, (tops[i + 1] ?? height) - top, width, into)));
   return settled.every((s) => s.status === 'fulfilled') ? { data: into(), width, height, channels: 3 } : undefined;

@@ -14,11 +14,12 @@ import type { KernelResult, PixelBuffer } from './types.js';
  * (`errorLevelFromBands`): they start on rows that are multiples of 16, so on block rows for the usual block sizes.
  * Other block sizes, single-band images and float pixels take the two calls.
  *
- * The banded path's `ela` map is in shared memory that is used again for a later map once nothing of this thread
- * refers to it any more (`recycledFloat32`: no fresh pages to fault in, about 12k of them at 12 MP); to hand it to
- * another thread for longer than you hold it here, post a copy.
+ * With `recycle`, the banded path's `ela` map is in shared memory that is used again for a later map once nothing of
+ * this thread refers to it any more (`recycledFloat32`: no fresh pages to fault in, about 12k of them at 12 MP): only
+ * for a caller that keeps a reference on this thread for as long as any other thread reads the map (or posts a copy).
+ * Without it (the default) the map is a plain buffer of its own.
  */
-export async function errorLevelRoundTrip(image: PixelBuffer, options: ErrorLevelAnalysisOptions = {}, roundTrip: RecompressJpegOptions = {}): Promise<KernelResult> {
+export async function errorLevelRoundTrip(image: PixelBuffer, options: ErrorLevelAnalysisOptions = {}, roundTrip: RecompressJpegOptions = {}, recycle = false): Promise<KernelResult> {
   const plan = recompressPlan(image, roundTrip);
   const o = errorLevelOptions(image, image, options);
   if (plan.bands.length <= 1 || plan.bands.some((band) => band.y0 % o.blockSize !== 0) || !errorLevelsExact(image, image, o)) {
@@ -34,7 +35,7 @@ export async function errorLevelRoundTrip(image: PixelBuffer, options: ErrorLeve
     // Taken when the first band is back, not before the round trips: by then the collector has more often taken a map
     // dropped just before this call, whose memory this one then reuses. Every element is written by the bands (they
     // cover the rows), so a recycled buffer needs no clearing.
-    map ??= recycledFloat32(width * image.height);
+    map ??= recycle ? recycledFloat32(width * image.height) : new Float32Array(width * image.height);
     const own: PixelBuffer = { data: original.subarray(band.y0 * row, band.y1 * row), width, height: rows, channels };
     return errorLevelBand(own, { data: recompressed, width, height: rows, channels }, o, 0, Math.ceil(rows / o.blockSize), map.subarray(band.y0 * width, band.y1 * width));
   }));

@@ -31,7 +31,8 @@ describe('recompressJpeg in row bands', () => {
   }
 });
 
-// decodeImage decodes a large sequential JPEG in two bands of rows at once into recycled shared memory: the pixels
+// decodeImage decodes a large sequential JPEG in two bands of rows at once (into recycled shared memory when asked
+// to recycle, else a plain buffer of its own): the pixels
 // must be those of sharp's whole decode (the pipeline decodeImage runs for every other file) byte for byte, a recycled
 // buffer must be fully overwritten, and a file whose bands fail must give the whole decode's error.
 describe('decodeImage in two bands of rows', () => {
@@ -43,7 +44,7 @@ describe('decodeImage in two bands of rows', () => {
   const jpegOf = async (width: number, height: number, options: Parameters<ReturnType<typeof sharp>['jpeg']>[0]): Promise<Uint8Array> =>
     new Uint8Array(await sharp(field.data, { raw: { width: W, height: H, channels: 3 } }).extract({ left: 0, top: 0, width, height }).jpeg(options).toBuffer());
 
-  it('gives the whole decode\'s pixels for large baseline JPEGs (4:2:0, 4:4:4, odd heights), in shared memory used again', async () => {
+  it('gives the whole decode\'s pixels for large baseline JPEGs (4:2:0, 4:4:4, odd heights), with recycle in shared memory used again', async () => {
     const files: Uint8Array[] = [];
     for (const [w, h] of [[1800, 1203], [1410, 1500], [2100, 1000]] as const) {
       files.push(await jpegOf(w, h, { quality: 90 }));
@@ -55,7 +56,7 @@ describe('decodeImage in two bands of rows', () => {
     for (const bytes of [...files, ...files]) {
       const frame = sequentialJpegFrame(bytes)!;
       expect(frame.width * frame.height).toBeGreaterThanOrEqual(SPLIT_DECODE_MIN_PIXELS);
-      const image = await decodeImage(bytes);
+      const image = await decodeImage(bytes, { recycle: true });
       expect(image.data.buffer).toBeInstanceOf(SharedArrayBuffer);
       expect([image.width, image.height, image.channels]).toEqual([frame.width, frame.height, 3]);
       expect(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length).equals(await whole(bytes))).toBe(true);
@@ -74,7 +75,7 @@ describe('decodeImage in two bands of rows', () => {
     // Each decode's pixels dropped at once; V8 counts no SharedArrayBuffer memory, so only the report of each lent
     // buffer makes it collect them (without it: no collection at all in a loop like this one).
     for (let i = 0; i < 40 && recycledMemory.recycledCount === before; i++) {
-      const image = await decodeImage(jpeg);
+      const image = await decodeImage(jpeg, { recycle: true });
       expect(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length).equals(reference)).toBe(true);
     }
     expect(recycledMemory.recycledCount).toBeGreaterThan(before);
@@ -85,9 +86,14 @@ describe('decodeImage in two bands of rows', () => {
     if (!dir) return;
     for (const name of ['truepic-20230212-camera.jpg', 'nikon-20221019-building.jpeg']) {
       const bytes = new Uint8Array(readFileSync(join(dir, name)));
+      const reference = await whole(bytes);
       const image = await decodeImage(bytes);
-      expect(image.data.buffer, name).toBeInstanceOf(SharedArrayBuffer);
-      expect(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length).equals(await whole(bytes)), name).toBe(true);
+      // Without recycle: a plain buffer of its own, never lent memory.
+      expect(image.data.buffer, name).toBeInstanceOf(ArrayBuffer);
+      expect(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length).equals(reference), name).toBe(true);
+      const recycled = await decodeImage(bytes, { recycle: true });
+      expect(recycled.data.buffer, name).toBeInstanceOf(SharedArrayBuffer);
+      expect(Buffer.from(recycled.data.buffer, recycled.data.byteOffset, recycled.data.length).equals(reference), name).toBe(true);
     }
   }, 60_000);
 
