@@ -34,7 +34,7 @@ OUT = os.path.join(HERE, '..', 'out')
 ARG = dict(a[2:].split('=', 1) for a in sys.argv[1:] if a.startswith('--') and '=' in a)
 # Folders of `train.py --heldout` runs (comma-separated; the fits of one run can be split over several folders).
 HELDOUT_DIRS = ARG.get('heldout-dir', ','.join(
-    os.path.join(OUT, 'v33', f) for f in ('ngram-heldout', 'ngram-heldout-b', 'ngram-heldout-c', 'ngram-heldout-d'))).split(',')
+    os.path.join(OUT, 'v33', f) for f in ('ngram-heldout', 'ngram-heldout-d'))).split(',')
 # 3.1.0's leave-one-domain-out AUROC (package README, "AI-text detector 3.1.0", held-out table; all test rows).
 CARD_31 = {'arxiv': 0.922, 'coursework': 0.721, 'creative': 0.990, 'l2r': 0.817, 'medicine-qa': 0.998,
            'mixed': 0.641, 'news': 0.869, 'open-qa': 0.882, 'squad': 0.702, 'student-essay': 0.793, 'web': 0.915,
