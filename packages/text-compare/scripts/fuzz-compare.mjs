@@ -236,8 +236,54 @@ function mutate(random, text, prose, edits) {
 
 const SIZES = [0, 1, 5, 20, 60, 200, 600, 2000, 6000, 20000, 60000, 119000];
 
+/** A line for `structuredCase`: ASCII, or with pieces for the segmenter at its start, end or inside. */
+function structuredLine(random, prose) {
+  const ascii = () => (prose.length > 0 ? pick(random, prose).slice(0, int(random, 0, 80)).replace(/\s+/g, ' ')
+    : madeUpProse(random, int(random, 0, 60)).replace(/\n/g, ' '));
+  const run = () => {
+    const unit = pick(random, ['é', '中', 'ж', 'e\u0301', '👍', 'ü.', '中，', 'é.é']);
+    let out = unit.repeat(int(random, 1, pick(random, [4, 300, 450, 700])));
+    if (random() < 0.5) { const at = int(random, 0, out.length); out = out.slice(0, at) + pick(random, ['.', '。', ',', '!']) + out.slice(at); }
+    return out;
+  };
+  switch (int(random, 0, 6)) {
+    case 0: case 1: return ascii();
+    case 2: return `${ascii()} ${run()}`;
+    case 3: return `${run()} ${ascii()}`;
+    case 4: return `${ascii()} ${run()} ${ascii()}`;
+    case 5: return `${ascii()}${pick(random, INSERTS)}${pick(random, ['', ' ', '  ', '\r'])}`;
+    default: return run();
+  }
+}
+
+/** A few lines, and a copy with lines replaced, edited inside or at their ends, inserted or dropped. */
+function structuredCase(random, prose) {
+  const lines = Array.from({ length: int(random, 1, 8) }, () => structuredLine(random, prose));
+  const edited = [...lines];
+  for (let e = int(random, 1, 3); e > 0; e--) {
+    const k = int(random, 0, edited.length - 1);
+    const line = edited[k] ?? '';
+    const at = int(random, 0, line.length);
+    switch (int(random, 0, 6)) {
+      case 0: edited[k] = structuredLine(random, prose); break;
+      case 1: edited[k] = line.slice(0, at) + pick(random, [' x ', 'é', ' 中 ', 'Y', '']) + line.slice(at + int(random, 0, 3)); break;
+      case 2: edited.splice(k, 0, structuredLine(random, prose)); break;
+      case 3: edited.splice(k, 1); break;
+      case 4: edited[k] = line + pick(random, ['é', '中'.repeat(int(random, 1, 900)), ' x', '']); break;
+      case 5: edited[k] = pick(random, ['é', '中'.repeat(int(random, 1, 900)), 'x ', '\u0301']) + line; break;
+      default: edited[k] = line.replace(/ /, '  ');
+    }
+  }
+  const sep = pick(random, ['\n', '\n', '\r\n', '\n\n']);
+  return [lines.join(sep), edited.join(random() < 0.9 ? sep : '\n')];
+}
+
 /** One pair of texts and options. */
 export function makeCase(random, prose) {
+  if (random() < 0.3) {
+    const [first, second] = structuredCase(random, prose);
+    return random() < 0.5 ? { first, second, options: undefined } : { first: second, second: first, options: undefined };
+  }
   const size = pick(random, SIZES) * (0.5 + random());
   const base = baseText(random, prose, Math.max(0, Math.round(size)));
   const r = random();

@@ -71,7 +71,7 @@ interface Case {
 function makeCase(seed: number): Case {
   const random = seededRandom(seed);
   // Mostly short texts, now and then a larger one, so that a small comparison follows a big one.
-  const words = pick(random, [0, 1, 3, 10, 40, 120, 120, 300, 900]);
+  const words = pick(random, [0, 1, 3, 10, 40, 120, 120, 300, 600]);
   const base = baseText(random, words);
   let second = base;
   const r = random();
