@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mulberry32 } from '../lib/random.mjs';
 import { restructure } from './restructure.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -13,16 +14,7 @@ export function datasetsPath() {
   return process.env.CONTENT_ANALYSIS_DATASETS ?? resolve(root, '../shared/datasets');
 }
 
-export function mulberry32(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 };
 
 const FILES = ['fastdetectgpt_open_models/exp_main.jsonl', 'm4_llama2/m4_llama2_examples.jsonl', 'binoculars_pubmed/pubmed_falcon7.jsonl'];
 

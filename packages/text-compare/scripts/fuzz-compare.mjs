@@ -17,6 +17,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
+import { mulberry32 } from '../../../scripts/lib/random.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -31,17 +32,6 @@ function parseArgs(argv) {
   return args;
 }
 
-/** Deterministic PRNG (mulberry32). */
-export function seededRandom(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Texts of the aitext sets (human and machine), or none when the datasets are absent. */
 function loadProse(dir) {
@@ -341,7 +331,7 @@ async function main() {
   const prose = loadProse(args.datasets);
   console.log(`seed ${args.seed}, ${args.cases} cases, ${prose.length} dataset texts, ` +
     (old === undefined ? 'properties only' : `old build ${args.old}`));
-  const random = seededRandom(args.seed);
+  const random = mulberry32(args.seed);
   const started = Date.now();
   const earlier = []; // [case, result] kept to repeat later
   let failures = 0;
