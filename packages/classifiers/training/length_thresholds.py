@@ -1,8 +1,10 @@
 """The per-length thresholds of the AI-text calibration, shared by the held-out tables (training/v3/tables.py,
 training/v32/tables.py): a Clopper-Pearson threshold on human scores, per length bucket of the profile, and 3.0.0's
 shipped rule built on it (training/v3/calibrate.mjs, on whole documents). Pure functions of score, mask and label
-arrays: importing this module reads no corpus, so each script loads its own before calling them.
+arrays: importing this module reads no corpus, so each script loads its own before calling them. Also the merge of
+`train.py --heldout` files that these scripts and training/v3/card.py read.
 """
+import json
 import os
 import sys
 
@@ -11,6 +13,20 @@ from scipy.stats import binom
 
 BUCKETS = [0, 300, 600, 1200, 2400]  # the profile's length buckets (src/calibration/calibrateThresholds.ts)
 TARGETS = [0.01, 0.005, 0.002, 0.001]  # 3.0.0's false-positive targets, tried largest first
+
+
+def merged_heldout(paths):
+    """The held-out results of `train.py --heldout` files merged in order: a table (dict) present in several is
+    updated slice by slice, anything else is taken from the last file that has it."""
+    h = {}
+    for path in paths:
+        with open(path) as f:
+            for k, v in json.load(f).items():
+                if isinstance(v, dict) and isinstance(h.get(k), dict):
+                    h[k].update(v)
+                else:
+                    h[k] = v
+    return h
 
 
 def length_buckets(chars):

@@ -11,6 +11,8 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.append(os.path.join(HERE, '..'))
+from length_thresholds import merged_heldout  # noqa: E402
 VERSION = os.environ.get('AI_TEXT_VERSION', '3.0.0')  # 3.0.0, 3.1.0 (not the default: in @content-analysis/models-extra)
 CARD = os.path.join(HERE, '..', '..', '..', 'models-extra', 'models', 'ai-text', VERSION, 'card.json')
 MANIFEST = os.path.join(HERE, '..', 'out', 'corpus', 'manifest.json')
@@ -23,13 +25,7 @@ if '--test' in args:
     test = json.loads(args[k + 1])
     args = args[:k] + args[k + 2:]
 paths = args or [os.path.join(HERE, '..', 'out', 'v3', 'heldout.json')]
-h = {}
-for path in paths:
-    for k, v in json.load(open(path)).items():
-        if isinstance(v, dict) and isinstance(h.get(k), dict):
-            h[k].update(v)
-        else:
-            h[k] = v
+h = merged_heldout(paths)
 
 card = json.load(open(CARD))
 manifest = json.load(open(MANIFEST))

@@ -18,7 +18,7 @@ from sklearn.metrics import roc_auc_score
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.append(os.path.join(HERE, '..'))
-from length_thresholds import TARGETS, help_or_require, length_buckets, shipped_rule  # noqa: E402
+from length_thresholds import TARGETS, help_or_require, length_buckets, merged_heldout, shipped_rule  # noqa: E402
 
 VERSION = os.environ.get('AI_TEXT_VERSION', '3.0.0')
 BESIDE = '3.0.0' if VERSION != '3.0.0' else None
@@ -35,14 +35,7 @@ if BESIDE:
         inputs[os.path.join(beside_dir, name)] = f'AI_TEXT_VERSION={BESIDE} training/v2/train.py'
 help_or_require(__doc__, inputs)
 SCORE_DIRS = [os.path.join(os.path.dirname(p), 'scores') for p in paths]
-h = {}
-for path in paths:
-    part = json.load(open(path))
-    for k, v in part.items():
-        if isinstance(v, dict) and isinstance(h.get(k), dict):
-            h[k].update(v)
-        else:
-            h[k] = v
+h = merged_heldout(paths)
 MIN = 50
 ROWS = [json.loads(line) for line in open(os.path.join(HERE, '..', 'out', 'v2', 'rows.jsonl'))]
 SPLIT = np.array([r['split'] for r in ROWS])

@@ -18,7 +18,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.append(os.path.join(HERE, '..'))
-from length_thresholds import BUCKETS, bucket_thresholds, help_or_require, length_buckets, shipped_rule  # noqa: E402
+from length_thresholds import BUCKETS, bucket_thresholds, help_or_require, length_buckets, merged_heldout, shipped_rule  # noqa: E402
 
 paths = sys.argv[1:] or [os.path.join(HERE, '..', 'out', 'v32', 'heldout.json')]
 V3_CARD = os.path.join(HERE, '..', '..', '..', 'models-extra', 'models', 'ai-text', '3.0.0', 'card.json')
@@ -29,13 +29,7 @@ inputs[ROWS_FILE] = 'training/v2/dump-ngrams.mjs (after corpus/build_corpus.py)'
 inputs[V3_CARD] = 'AI_TEXT_VERSION=3.0.0 training/v2/train.py, then training/v3/card.py'
 help_or_require(__doc__, inputs)
 SCORE_DIRS = [os.path.join(os.path.dirname(p), 'scores') for p in paths]
-h = {}
-for path in paths:
-    for k, v in json.load(open(path)).items():
-        if isinstance(v, dict) and isinstance(h.get(k), dict):
-            h[k].update(v)
-        else:
-            h[k] = v
+h = merged_heldout(paths)
 V3 = json.load(open(V3_CARD))['metrics']['held_out']
 # AI_TEXT_TABLE_NAME: the column name of the model whose held-out file this is (3.2.0's method by default).
 NAME = os.environ.get('AI_TEXT_TABLE_NAME', '3.2.0')
