@@ -311,6 +311,27 @@ export function blockRow(by: i32, lattice: i32): void {
 // per-sample work of one iteration for two samples per f64x2, the running sums in JavaScript's order in scalars.
 
 /**
+ * expNegative(d) of two lanes (d >= 0, or NaN): whole and 1/2048 steps of ln 2 from the tables (`to` turns d into
+ * steps, `from` a step's remainder back into units of d), the remainder by the cubic; out of range (u >= 1075 * 2048
+ * or NaN) 0 or NaN, with index 0 read meanwhile so no lane reads outside the tables. Shared by mixtureStep and
+ * binnedStep.
+ */
+@inline function expNegative2(d: v128, whole: usize, fraction: usize, to: v128, from: v128): v128 {
+  const zero = f64x2.splat(0), one = f64x2.splat(1), half = f64x2.splat(0.5), sixth = f64x2.splat(1.0 / 6.0), nan = f64x2.splat(NaN);
+  const u = f64x2.mul(d, to);
+  const inRange = f64x2.lt(u, f64x2.splat(1075 * 2048));
+  const k = f64x2.floor(v128.bitselect(u, zero, inRange));
+  const r = f64x2.mul(f64x2.sub(v128.bitselect(u, zero, inRange), k), from);
+  const ki = i32x4.trunc_sat_f64x2_s_zero(k);
+  const k0 = i32x4.extract_lane(ki, 0), k1 = i32x4.extract_lane(ki, 1);
+  let w = v128.load64_zero(whole + (<usize>(k0 >> 11) << 3)), f = v128.load64_zero(fraction + (<usize>(k0 & 2047) << 3));
+  w = v128.load64_lane(whole + (<usize>(k1 >> 11) << 3), w, 1);
+  f = v128.load64_lane(fraction + (<usize>(k1 & 2047) << 3), f, 1);
+  const poly = f64x2.sub(one, f64x2.mul(r, f64x2.sub(one, f64x2.mul(r, f64x2.sub(half, f64x2.mul(r, sixth))))));
+  return v128.bitselect(f64x2.mul(f64x2.mul(w, f), poly), v128.bitselect(zero, nan, f64x2.eq(u, u)), inRange);
+}
+
+/**
  * One E step over the n samples at `x` (float64, padded to an even count), as fitZeroMeanMixture's loop computes it:
  * per sample the two component log densities a and b, t = expNegative(|a - b|) (its tables at `whole` and
  * `fraction`), the responsibility of the free component into `resp`, and the sums r1Sum, r1x, r0x2, logMax,
@@ -318,8 +339,8 @@ export function blockRow(by: i32, lattice: i32): void {
  */
 export function mixtureStep(x: usize, resp: usize, n: i32, s0: f64, m1: f64, s1: f64, c0: f64, c1: f64, whole: usize, fraction: usize, toSteps: f64, fromSteps: f64, out: usize): void {
   const S0 = f64x2.splat(s0), M1 = f64x2.splat(m1), S1 = f64x2.splat(s1), C0 = f64x2.splat(c0), C1 = f64x2.splat(c1);
-  const half = f64x2.splat(0.5), one = f64x2.splat(1), zero = f64x2.splat(0), nan = f64x2.splat(NaN), sixth = f64x2.splat(1.0 / 6.0);
-  const to = f64x2.splat(toSteps), from = f64x2.splat(fromSteps), steps = f64x2.splat(1075 * 2048);
+  const half = f64x2.splat(0.5), one = f64x2.splat(1);
+  const to = f64x2.splat(toSteps), from = f64x2.splat(fromSteps);
   let r1Sum = 0.0, r1x = 0.0, r0x2 = 0.0, logMax = 0.0, logTerms = 0.0, product = 1.0;
   for (let i = 0; i < n; i += 2) {
     const at = <usize>i << 3;
@@ -329,19 +350,7 @@ export function mixtureStep(x: usize, resp: usize, n: i32, s0: f64, m1: f64, s1:
     // a >= b is false for NaN, which then takes the else branch, as in JavaScript.
     const ge = f64x2.ge(a, b);
     const top = v128.bitselect(a, b, ge);
-    // expNegative(d): whole and 1/2048 steps of ln 2 from the tables, the remainder by the cubic; out of range
-    // (u >= 1075 * 2048 or NaN) 0 or NaN, with index 0 read meanwhile so no lane reads outside the tables.
-    const u = f64x2.mul(v128.bitselect(f64x2.sub(a, b), f64x2.sub(b, a), ge), to);
-    const inRange = f64x2.lt(u, steps);
-    const k = f64x2.floor(v128.bitselect(u, zero, inRange));
-    const r = f64x2.mul(f64x2.sub(v128.bitselect(u, zero, inRange), k), from);
-    const ki = i32x4.trunc_sat_f64x2_s_zero(k);
-    const k0 = i32x4.extract_lane(ki, 0), k1 = i32x4.extract_lane(ki, 1);
-    let w = v128.load64_zero(whole + (<usize>(k0 >> 11) << 3)), f = v128.load64_zero(fraction + (<usize>(k0 & 2047) << 3));
-    w = v128.load64_lane(whole + (<usize>(k1 >> 11) << 3), w, 1);
-    f = v128.load64_lane(fraction + (<usize>(k1 & 2047) << 3), f, 1);
-    const poly = f64x2.sub(one, f64x2.mul(r, f64x2.sub(one, f64x2.mul(r, f64x2.sub(half, f64x2.mul(r, sixth))))));
-    const t = v128.bitselect(f64x2.mul(f64x2.mul(w, f), poly), v128.bitselect(zero, nan, f64x2.eq(u, u)), inRange);
+    const t = expNegative2(v128.bitselect(f64x2.sub(a, b), f64x2.sub(b, a), ge), whole, fraction, to, from);
     const onePlusT = f64x2.add(one, t);
     // t / (1 + t) where a >= b, else 1 / (1 + t).
     const rs = f64x2.div(v128.bitselect(t, one, ge), onePlusT);
@@ -395,8 +404,8 @@ export function weightedSquares(x: usize, resp: usize, n: i32, m1: f64): f64 {
  */
 export function binnedStep(value: usize, count: usize, deviation: usize, resp: usize, m: i32, inverse0: f64, m1: f64, inverse1: f64, c0: f64, c1: f64, whole: usize, fraction: usize, toSteps: f64, fromSteps: f64, out: usize): void {
   const I0 = f64x2.splat(inverse0), M1 = f64x2.splat(m1), I1 = f64x2.splat(inverse1), C0 = f64x2.splat(c0), C1 = f64x2.splat(c1);
-  const half = f64x2.splat(0.5), one = f64x2.splat(1), two = f64x2.splat(2), zero = f64x2.splat(0), nan = f64x2.splat(NaN), sixth = f64x2.splat(1.0 / 6.0);
-  const to = f64x2.splat(toSteps), from = f64x2.splat(fromSteps), steps = f64x2.splat(1075 * 2048);
+  const half = f64x2.splat(0.5), one = f64x2.splat(1), two = f64x2.splat(2), zero = f64x2.splat(0);
+  const to = f64x2.splat(toSteps), from = f64x2.splat(fromSteps);
   let r1Sum = zero, r1x = zero, r0x2 = zero, logLik = zero;
   for (let g = 0; g < m; g += 2) {
     const at = <usize>g << 3;
@@ -406,18 +415,7 @@ export function binnedStep(value: usize, count: usize, deviation: usize, resp: u
     // a >= b is false for NaN, which then takes the else branch, as in JavaScript.
     const ge = f64x2.ge(a, b);
     const top = v128.bitselect(a, b, ge);
-    // expNegative(d), as in mixtureStep.
-    const u = f64x2.mul(v128.bitselect(f64x2.sub(a, b), f64x2.sub(b, a), ge), to);
-    const inRange = f64x2.lt(u, steps);
-    const kk = f64x2.floor(v128.bitselect(u, zero, inRange));
-    const r = f64x2.mul(f64x2.sub(v128.bitselect(u, zero, inRange), kk), from);
-    const ki = i32x4.trunc_sat_f64x2_s_zero(kk);
-    const k0 = i32x4.extract_lane(ki, 0), k1 = i32x4.extract_lane(ki, 1);
-    let w = v128.load64_zero(whole + (<usize>(k0 >> 11) << 3)), f = v128.load64_zero(fraction + (<usize>(k0 & 2047) << 3));
-    w = v128.load64_lane(whole + (<usize>(k1 >> 11) << 3), w, 1);
-    f = v128.load64_lane(fraction + (<usize>(k1 & 2047) << 3), f, 1);
-    const poly = f64x2.sub(one, f64x2.mul(r, f64x2.sub(one, f64x2.mul(r, f64x2.sub(half, f64x2.mul(r, sixth))))));
-    const t = v128.bitselect(f64x2.mul(f64x2.mul(w, f), poly), v128.bitselect(zero, nan, f64x2.eq(u, u)), inRange);
+    const t = expNegative2(v128.bitselect(f64x2.sub(a, b), f64x2.sub(b, a), ge), whole, fraction, to, from);
     const rs = f64x2.div(v128.bitselect(t, one, ge), f64x2.add(one, t));
     v128.store(resp + at, rs);
     // log(1 + t) by log1pUnit's series.
